@@ -1,0 +1,36 @@
+"""Shared test setup: every test gets its own private store and no inherited budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+REALDATA = SHARED / "realdata"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point WUU_STORE at a fresh directory and clear settings that would change results."""
+    store = tmp_path_factory.mktemp("store")
+    monkeypatch.setenv("WUU_STORE", str(store))
+    for var in ("WUU_BUDGET", "WUU_STORE_MAX_BYTES", "WUU_LOG_MAX_BYTES", "WUU_MEDIA_MAX_BYTES"):
+        monkeypatch.delenv(var, raising=False)
+    return store
+
+
+@pytest.fixture
+def store_dir(_isolated_store: Path) -> Path:
+    """The test's private store directory."""
+    return _isolated_store
+
+
+@pytest.fixture
+def realdata() -> Path:
+    """``../shared/realdata`` beside the checkout; the test is skipped, with the reason, when it is absent."""
+    if not REALDATA.is_dir():
+        pytest.skip(
+            f"{REALDATA} is absent: the real third-party data lives in ../shared/realdata beside the checkout"
+        )
+    return REALDATA

@@ -1,0 +1,368 @@
+"""A line index over a file on disk, built in one streaming pass and cached.
+
+The index records, for every 64 KiB chunk of the file, how many newlines come before it.
+Finding line N is then a binary search plus one chunk read, so a view anywhere in a 1 GB
+file costs O(view), not O(file). Lines are split on ``"\\n"``; a ``"\\r"`` before it is a
+CRLF terminator and is not part of the line's text. The file is never read whole into
+memory: the index pass reads 4 MiB at a time.
+
+Indexes are cached in memory keyed on (device, inode, size, mtime), and, for files of
+8 MiB or more, on disk under the store's ``index/`` folder so a later process (the CLI
+following a continuation) does not rescan. The revision of a file under 8 MiB is a digest
+of its bytes; of a larger one, a digest of its size, mtime, inode and first and last
+64 KiB (hashing a gigabyte would cost more than counting its lines).
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import contextlib
+import hashlib
+import os
+import stat
+import struct
+import tempfile
+from array import array
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from ._errors import NotAFile, map_os_error
+from ._store import current_store
+
+__all__ = ["LineFile", "LineIndex", "decode_line", "require_regular"]
+
+CHUNK = 64 * 1024
+READ_BLOCK = 4 * 1024 * 1024
+CONTENT_HASH_LIMIT = 8 * 1024 * 1024
+DISK_CACHE_MIN = 8 * 1024 * 1024
+_MEMORY_CACHE_SIZE = 64
+_INDEX_MAGIC = b"WUUIDX1\n"
+
+
+@dataclass(frozen=True)
+class LineIndex:
+    """Facts about one version of a file: size, lines, final newline, chunk marks, revision."""
+
+    size: int
+    newlines: int
+    final_newline: bool
+    marks: array  # marks[i] = newlines in bytes [0, i * CHUNK)
+    revision: str
+
+    @property
+    def total_lines(self) -> int:
+        if self.size == 0:
+            return 0
+        return self.newlines + (0 if self.final_newline else 1)
+
+
+_memory: OrderedDict[tuple[int, ...], LineIndex] = OrderedDict()
+# (file key, line, character) -> byte offset of that character, so a chain through one long line
+# resumes where the last view stopped instead of decoding the line from its start again.
+_char_marks: OrderedDict[tuple[tuple[int, ...], int, int], int] = OrderedDict()
+
+
+def _key(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
+    marks = array("q", [0])
+    newlines = 0
+    digest = hashlib.blake2b(digest_size=8)
+    content_hash = st.st_size < CONTENT_HASH_LIMIT
+    buf = bytearray(READ_BLOCK)
+    view = memoryview(buf)
+    last_byte = b""
+    fh.seek(0)
+    pos = 0
+    while True:
+        n = fh.readinto(buf)
+        if not n:
+            break
+        for s in range(0, n, CHUNK):
+            e = min(s + CHUNK, n)
+            newlines += buf.count(b"\n", s, e)
+            if e - s == CHUNK:
+                marks.append(newlines)
+        if content_hash:
+            digest.update(view[:n])
+        last_byte = bytes(view[n - 1 : n])
+        pos += n
+        if n % CHUNK:
+            # A short read mid-file would misalign the marks; only the last read may be short.
+            extra = fh.read(1)
+            if extra:
+                raise OSError(f"short read at byte {pos}; the file is changing")
+            break
+    if not content_hash:
+        digest.update(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
+        fh.seek(0)
+        digest.update(fh.read(CHUNK))
+        fh.seek(max(0, st.st_size - CHUNK))
+        digest.update(fh.read(CHUNK))
+    return LineIndex(
+        size=pos,
+        newlines=newlines,
+        final_newline=last_byte == b"\n",
+        marks=marks,
+        revision=digest.hexdigest()[:12],
+    )
+
+
+def _disk_path(key: tuple[int, ...]) -> Path:
+    name = hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
+    return current_store().root / "index" / f"{name}.idx"
+
+
+def _load_disk(key: tuple[int, ...]) -> LineIndex | None:
+    try:
+        data = _disk_path(key).read_bytes()
+    except OSError:
+        return None
+    head = len(_INDEX_MAGIC) + struct.calcsize("<6q?12s")
+    if not data.startswith(_INDEX_MAGIC) or len(data) < head:
+        return None
+    *k, size, newlines, final, rev = struct.unpack_from("<6q?12s", data, len(_INDEX_MAGIC))
+    if tuple(k[:4]) != key:
+        return None
+    marks = array("q")
+    marks.frombytes(data[head:])
+    return LineIndex(size=size, newlines=newlines, final_newline=final, marks=marks, revision=rev.decode())
+
+
+def _save_disk(key: tuple[int, ...], idx: LineIndex) -> None:
+    path = _disk_path(key)
+    header = struct.pack(
+        "<6q?12s", *key, idx.size, idx.newlines, idx.final_newline, idx.revision.encode()[:12]
+    )
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="idx-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_INDEX_MAGIC + header + idx.marks.tobytes())
+        os.replace(tmp, path)
+
+
+def _index_for(fh: BinaryIO, st: os.stat_result) -> LineIndex:
+    key = _key(st)
+    idx = _memory.get(key)
+    if idx is not None:
+        _memory.move_to_end(key)
+        return idx
+    if st.st_size >= DISK_CACHE_MIN:
+        idx = _load_disk(key)
+    if idx is None:
+        idx = _build(fh, st)
+        if st.st_size >= DISK_CACHE_MIN:
+            _save_disk(key, idx)
+    _memory[key] = idx
+    while len(_memory) > _MEMORY_CACHE_SIZE:
+        _memory.popitem(last=False)
+    return idx
+
+
+def decode_line(raw: bytes) -> tuple[str, bool]:
+    """A line's text (CR of a CRLF dropped) and whether invalid UTF-8 had to be replaced."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "replace"), True
+
+
+class LineFile:
+    """An open regular file with its line index: read any line range in O(range)."""
+
+    def __init__(self, path: Path, fh: BinaryIO, st: os.stat_result, index: LineIndex) -> None:
+        self.path = path
+        self._fh = fh
+        self.stat = st
+        self.index = index
+        self._text_start: int | None = None
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], what: str | None = None) -> LineFile:
+        """Open ``path`` for reading by lines; ``what`` names it in errors (defaults to the path)."""
+        label = what if what is not None else str(path)
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise map_os_error(exc, label) from exc
+        require_regular(st, label)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            raise map_os_error(exc, label) from exc
+        fh = os.fdopen(fd, "rb", buffering=0)
+        try:
+            st = os.fstat(fd)
+            require_regular(st, label)
+            index = _index_for(fh, st)
+        except OSError as exc:
+            fh.close()
+            raise map_os_error(exc, label) from exc
+        except BaseException:
+            fh.close()
+            raise
+        return cls(Path(path), fh, st, index)
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> LineFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- geometry -------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self.index.size
+
+    @property
+    def total_lines(self) -> int:
+        return self.index.total_lines
+
+    @property
+    def revision(self) -> str:
+        return self.index.revision
+
+    def _pread(self, offset: int, n: int) -> bytes:
+        return os.pread(self._fh.fileno(), n, offset)
+
+    def offset(self, line: int) -> int:
+        """Byte offset where ``line`` starts (``total_lines + 1`` gives the size)."""
+        k = line - 1  # newlines before the line
+        if k <= 0:
+            return 0
+        if k > self.index.newlines:
+            return self.index.size
+        marks = self.index.marks
+        chunk = bisect.bisect_left(marks, k) - 1  # last chunk starting with fewer than k newlines before it
+        base = chunk * CHUNK
+        data = self._pread(base, CHUNK)
+        need = k - marks[chunk]
+        pos = -1
+        for _ in range(need):
+            pos = data.find(b"\n", pos + 1)
+        return base + pos + 1
+
+    def line_end(self, line: int) -> int:
+        """Byte offset just past the text of ``line`` (before its newline, if it has one)."""
+        nxt = self.offset(line + 1)
+        return nxt - 1 if line <= self.index.newlines else nxt
+
+    def span_bytes(self, first: int, last: int) -> int:
+        """Bytes of lines ``first..last`` including their newlines."""
+        return self.offset(last + 1) - self.offset(first)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def read_forward(self, first: int, last: int, max_bytes: int) -> tuple[list[bytes], bool]:
+        """Raw lines ``first..last`` (no newlines) within about ``max_bytes``.
+
+        Returns the whole lines that fit and whether the first line alone was longer than
+        ``max_bytes`` (then the list holds just that line's leading bytes).
+        """
+        start = self.offset(first)
+        end = self.offset(last + 1)
+        data = self._pread(start, min(end - start, max_bytes + 1))
+        if len(data) == end - start:
+            if data.endswith(b"\n"):
+                data = data[:-1]
+            return data.split(b"\n"), False
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            return [data[:max_bytes]], True
+        return data[:cut].split(b"\n"), False
+
+    def read_backward(self, last: int, max_bytes: int, floor: int = 1) -> list[bytes]:
+        """Whole raw lines ending at ``last`` (not before line ``floor``) within ``max_bytes``, in order."""
+        end = self.line_end(last)
+        start = max(self.offset(floor), end - max_bytes)
+        data = self._pread(start, end - start)
+        lines = data.split(b"\n")
+        if start > self.offset(floor) and start > 0:
+            # The first piece may be the tail of a longer line: drop it unless it is whole.
+            prev = self._pread(start - 1, 1)
+            if prev != b"\n":
+                lines = lines[1:]
+        return lines
+
+    def read_chars(self, line: int, start_char: int, max_chars: int) -> tuple[str, bool, bool]:
+        """Characters ``start_char..`` of one line, at most ``max_chars``.
+
+        Returns (text, whether the line ends within the text, whether invalid UTF-8 was
+        replaced). Reads the line in blocks, so a line of any length costs one block of memory.
+        """
+        pos = self.offset(line)
+        end = self.line_end(line)
+        if end > pos and self._pread(end - 1, 1) == b"\r":
+            end -= 1
+        skipped = 0
+        mark = _char_marks.get((_key(self.stat), line, start_char))
+        if mark is not None:
+            pos, skipped = mark, start_char
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        out: list[str] = []
+        have = 0
+        replaced = False
+        overflow = False
+        self._text_start: int | None = pos if skipped == start_char else None
+        while pos < end:
+            block = self._pread(pos, min(READ_BLOCK, end - pos))
+            if not block:
+                break
+            block_start = pos
+            pos += len(block)
+            text = decoder.decode(block, final=pos >= end)
+            replaced = replaced or "\ufffd" in text
+            if skipped < start_char:
+                take = min(len(text), start_char - skipped)
+                skipped += take
+                if not replaced and skipped == start_char:
+                    self._text_start = block_start + len(text[:take].encode())
+                text = text[take:]
+            if not text:
+                continue
+            room = max_chars - have
+            if len(text) > room:
+                out.append(text[:room])
+                overflow = True
+                break
+            out.append(text)
+            have += len(text)
+        return "".join(out), not overflow, replaced
+
+    def remember_char(self, line: int, start_char: int, shown: str) -> None:
+        """Note where the character after ``shown`` (read from ``start_char``) starts, for the next view."""
+        if self._text_start is None or "\ufffd" in shown:
+            return
+        _char_marks[(_key(self.stat), line, start_char + len(shown))] = self._text_start + len(shown.encode())
+        while len(_char_marks) > 256:
+            _char_marks.popitem(last=False)
+
+
+def require_regular(st: os.stat_result, label: str) -> None:
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise NotAFile(f"{label}: is a directory (use list_dir)")
+    kinds = {
+        stat.S_ISFIFO: "a FIFO (named pipe)",
+        stat.S_ISCHR: "a character device",
+        stat.S_ISBLK: "a block device",
+        stat.S_ISSOCK: "a socket",
+    }
+    for test, name in kinds.items():
+        if test(mode):
+            raise NotAFile(f"{label}: is {name}, not a regular file; nothing read")
+    raise NotAFile(f"{label}: is not a regular file; nothing read")

@@ -1,0 +1,83 @@
+r"""Shared text shaping: terminal clean-up, numbers and sizes in words, numbered lines, ranges.
+
+>>> clean_terminal("\x1b[31mred\x1b[0m")
+'red'
+>>> clean_terminal("10%\r50%\r100%")
+'100%'
+>>> human_size(845_312)
+'825.5 KiB'
+>>> ranges([1, 2, 3, 7, 9, 10])
+[[1, 3], [7, 7], [9, 10]]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = [
+    "clean_terminal",
+    "human_size",
+    "number_line",
+    "plural",
+    "ranges",
+    "strip_ansi",
+    "thousands",
+]
+
+# CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), and lone ESC codes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove ANSI escape sequences."""
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+def clean_terminal(line: str) -> str:
+    """One log line as a person saw it: colours removed, carriage-return redraws collapsed to the last one."""
+    line = strip_ansi(line)
+    if "\r" in line:
+        line = line.rstrip("\r")
+        if "\r" in line:
+            parts = [p for p in line.split("\r") if p]
+            line = parts[-1] if parts else ""
+    return line
+
+
+def thousands(n: int) -> str:
+    """``12345`` -> ``"12,345"``."""
+    return f"{n:,}"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``plural(1, "line")`` -> ``"1 line"``; ``plural(3, "line")`` -> ``"3 lines"``."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def human_size(n: int) -> str:
+    """Bytes in binary units, one decimal: ``"512 B"``, ``"825.5 KiB"``, ``"1.0 GiB"``."""
+    if n < 1024:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("KiB", "MiB", "GiB", "TiB"):
+        value /= 1024
+        if value < 1024 or unit == "TiB":
+            return f"{value:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def number_line(n: int, text: str, width: int) -> str:
+    """A view line: the 1-based number right-aligned to ``width``, a tab, the text (as ``cat -n``)."""
+    return f"{n:>{width}}\t{text}"
+
+
+def ranges(numbers: Iterable[int]) -> list[list[int]]:
+    """Sorted line numbers folded into inclusive ``[first, last]`` ranges."""
+    out: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return out
