@@ -126,65 +126,90 @@ def _grep(
     rx = _compile(pattern)
     total = lf.total_lines
     last = min(end_line, total) if end_line is not None else total
-    meta: dict[str, Any] = {"total_lines": total, "pattern": pattern}
-    if total == 0 or start_line > last:
-        found, count = [], 0
-    else:
-        found, count = _matching_lines(lf, rx, start_line, last)
-    width = len(str(max(last, 1)))
-    groups: list[tuple[list[int], str]] = []
-    for m in found:
-        lo, hi = max(start_line, m - CONTEXT), min(last, m + CONTEXT)
-        if groups and lo <= groups[-1][0][-1] + 1:
-            lo = groups[-1][0][-1] + 1
-            matches, _ = groups.pop()
-            lines = [*matches, *range(lo, hi + 1)]
-        else:
-            lines = list(range(lo, hi + 1))
-        groups.append((lines, ""))
-        if len(groups) > 400:
-            break
+    found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last)
+    items, numbers = _render_matches(lf, found, start_line, last)
     match_set = set(found)
-    rendered: list[str] = []
-    for lines, _ in groups:
-        raws, _giant = lf.read_forward(lines[0], lines[-1], HARD_CAP_BYTES)
-        out = []
-        for n, raw in zip(lines, raws, strict=False):
-            text, _bad = decode_line(raw)
-            if len(text) > MAX_MATCH_CHARS:
-                text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
-            out.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")
-        rendered.append("\n".join(out))
-    k = fit_count(rendered, budget, HARD_CAP_BYTES - 2000, sep="\n--\n")
-    if k == 0 and groups:
-        # Not even one group fits: show its first match alone, cut to the budget, so the view advances.
-        m = next(n for n in groups[0][0] if n in match_set)
-        line = rendered[0].split("\n")[groups[0][0].index(m)]
-        cut = fit_prefix(line, max(1, budget - 10), HARD_CAP_BYTES - 2000)
-        rendered[0] = line[:cut] + (" …" if cut < len(line) else "")
-        groups[0] = ([m], "")
-        k = 1
-    shown_groups = [g for g, _ in groups[:k]]
-    shown_matches = [n for g in shown_groups for n in g if n in match_set]
+    k = fit_count(items, budget, HARD_CAP_BYTES - 2000)
+    shown_matches = [n for n in numbers[:k] if n in match_set]
+    if shown_matches:
+        # Keep the last shown match and its trailing context; drop the next match's leading context.
+        end = numbers.index(shown_matches[-1]) + 1
+        while (
+            end < k
+            and (n := numbers[end]) is not None
+            and n not in match_set
+            and n - shown_matches[-1] <= CONTEXT
+        ):
+            end += 1
+        body, shown_lines = items[:end], [n for n in numbers[:end] if n is not None]
+    elif items:
+        # Not even one match line fits: show the first one alone, cut to the budget, so the view advances.
+        first = numbers.index(found[0])
+        cut = fit_prefix(items[first], max(1, budget - 10), HARD_CAP_BYTES - 2000)
+        body = [items[first][:cut] + (" …" if cut < len(items[first]) else "")]
+        shown_matches = shown_lines = [found[0]]
+    else:
+        body, shown_lines = [], []
     cont = None
-    if k < len(groups) or (len(found) < count and k == len(groups)):
-        next_start = shown_matches[-1] + 1 if shown_matches else start_line
+    if count > len(shown_matches):
         cont = continuation(
-            "read_saved", ref=ref, start_line=next_start, end_line=end_line, pattern=pattern, budget=explicit
+            "read_saved",
+            ref=ref,
+            start_line=shown_matches[-1] + 1,
+            end_line=end_line,
+            pattern=pattern,
+            budget=explicit,
         )
-    where = (
-        f"lines {start_line:,}-{last:,}" if (start_line > 1 or last < total) else f"{plural(total, 'line')}"
-    )
+    where = f"lines {start_line:,}-{last:,}" if (start_line > 1 or last < total) else plural(total, "line")
     header = f"[saved {ref} · /{pattern}/ · {plural(count, 'matching line')} in {where}"
     header += f" · showing {len(shown_matches):,}]" if count else "]"
-    parts = [header, *(["\n--\n".join(rendered[:k])] if k else [])]
+    parts = [header, *body]
     if cont is not None:
         rest = count - len(shown_matches)
         parts.append(f"[{plural(rest, 'more match', 'more matches')}; next: {call_text(cont)}]")
-    text = "\n".join(parts)
-    meta["matches"] = count
-    meta["shown"] = ranges(n for g in shown_groups for n in g)
-    meta["omitted"] = [[cont["args"]["start_line"], last]] if cont else []
+    meta: dict[str, Any] = {
+        "total_lines": total,
+        "pattern": pattern,
+        "matches": count,
+        "shown": ranges(shown_lines),
+        "omitted": [[cont["args"]["start_line"], last]] if cont else [],
+    }
     return ToolResult(
-        text=text, complete=cont is None, continuation=cont, source=ref, revision=lf.revision, meta=meta
+        text="\n".join(parts),
+        complete=cont is None,
+        continuation=cont,
+        source=ref,
+        revision=lf.revision,
+        meta=meta,
     )
+
+
+def _render_matches(
+    lf: LineFile, found: list[int], start_line: int, last: int
+) -> tuple[list[str], list[int | None]]:
+    """One item per line (grep -n style: ``N:`` a match, ``N-`` context) and its number; ``--`` between runs."""
+    width = len(str(max(last, 1)))
+    match_set = set(found)
+    items: list[str] = []
+    numbers: list[int | None] = []
+    prev: int | None = None
+    for m in found:
+        lo, hi = max(start_line, m - CONTEXT), min(last, m + CONTEXT)
+        if prev is not None:
+            lo = max(lo, prev + 1)
+            if lo > prev + 1:
+                items.append("--")
+                numbers.append(None)
+        if lo > hi:
+            continue
+        raws, _giant = lf.read_forward(lo, hi, HARD_CAP_BYTES)
+        for n, raw in zip(range(lo, hi + 1), raws, strict=False):
+            text, _bad = decode_line(raw)
+            if len(text) > MAX_MATCH_CHARS:
+                text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
+            items.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")
+            numbers.append(n)
+        prev = hi
+        if len(items) > 4000:  # far more than any budget shows; the continuation resumes after
+            break
+    return items, numbers
