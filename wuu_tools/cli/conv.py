@@ -1,0 +1,89 @@
+"""``wuu conv PATH``: a transcript's task, latest turns and index; older turns or matches on request."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import typer
+
+from .._errors import InvalidArgument, WuuError
+from .._result import ToolResult
+from ..conversations import FORMATS, read_conversation
+from ._output import fail, run_tool
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+_ROLE_STYLE = {"user": "bold green", "assistant": "bold blue", "system": "magenta", "tool": "yellow"}
+_TURN = re.compile(r"^── turn \d+ · (\w+)")
+_INDEX = re.compile(r"^(\s*\d+ )(user|assistant|system|tool)(.*)$")
+
+
+def _rich(result: ToolResult, console: Console | None = None) -> None:
+    """Roles coloured, tool calls and their results dimmed, section lines highlighted."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = console or Console(highlight=False, soft_wrap=True)
+    for line in result.text.split("\n"):
+        turn = _TURN.match(line)
+        index = _INDEX.match(line)
+        if turn:
+            console.print(Text(line, style=_ROLE_STYLE.get(turn.group(1), "bold")))
+        elif line.startswith("[") and line.endswith("]"):
+            console.print(Text(line, style="bold cyan"))
+        elif line.startswith("  ← ") and "error" in line.split("·")[0]:
+            console.print(Text(line, style="red dim"))
+        elif line.startswith(("  → ", "  ← ", "    ", "  (")):
+            console.print(Text(line, style="dim"))
+        elif index:
+            out = Text(index.group(1), style="dim")
+            out.append(index.group(2), style=_ROLE_STYLE.get(index.group(2), ""))
+            out.append(index.group(3), style="dim" if index.group(2) != "user" else "")
+            console.print(out)
+        else:
+            console.print(Text(line))
+
+
+def _show(call: Callable[[], ToolResult], as_json: bool) -> None:
+    """Like ``run_tool``, with the conversation's own colours on a terminal."""
+    if as_json or not sys.stdout.isatty():
+        run_tool(call, as_json)
+        return
+    try:
+        result = call()
+    except InvalidArgument as exc:
+        fail(exc.message, 2)
+    except WuuError as exc:
+        fail(exc.message, 1)
+    _rich(result)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("conv")
+    def conv(
+        path: str = typer.Argument(
+            ..., help="Transcript file (Claude Code / Codex JSONL, chat or Messages JSON, ...)."
+        ),
+        before_turn: int | None = typer.Option(None, "--before-turn", "-t", help="Show the turns before this turn."),
+        pattern: str | None = typer.Option(None, "--pattern", "-p", help="Show the lines of turns matching a regex."),
+        fmt: str | None = typer.Option(
+            None,
+            "--format",
+            "-f",
+            help="Force a reader: " + ", ".join(FORMATS) + ".",
+        ),
+        revision: str | None = typer.Option(None, "--revision", help="Revision the caller last saw."),
+        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
+        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
+    ) -> None:
+        """Show a conversation: the task anchor, an index of the middle, the latest turns in full."""
+        _show(
+            lambda: read_conversation(
+                path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt
+            ),
+            as_json,
+        )
