@@ -39,12 +39,15 @@ def _rich(result: ToolResult) -> None:
             console.print(Text(line))
 
 
-def emit(result: ToolResult, as_json: bool) -> None:
-    """Print ``result``: the JSON envelope, a rich view on a terminal, or the exact text."""
+Renderer = Callable[[ToolResult], None]
+
+
+def emit(result: ToolResult, as_json: bool, render: Renderer | None = None) -> None:
+    """Print ``result``: the JSON envelope, a rich view on a terminal (``render``, if given), or the exact text."""
     if as_json:
         typer.echo(result.to_json(indent=2))
     elif sys.stdout.isatty():
-        _rich(result)
+        (render or _rich)(result)
     else:
         sys.stdout.write(result.text)
         if not result.text.endswith("\n"):
@@ -58,8 +61,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def run_tool(fn: Callable[[], ToolResult], as_json: bool) -> ToolResult:
-    """Call a tool; bad arguments exit 2, unreadable sources exit 1, both with one line."""
+def run_tool(fn: Callable[[], ToolResult], as_json: bool, render: Renderer | None = None) -> ToolResult:
+    """Call a tool and print its result; bad arguments exit 2, unreadable sources exit 1, both with one line."""
     try:
         result = fn()
     except InvalidArgument as exc:
@@ -69,5 +72,5 @@ def run_tool(fn: Callable[[], ToolResult], as_json: bool) -> ToolResult:
             emit(ToolResult.from_error(exc), True)
             raise typer.Exit(1) from None
         fail(exc.message, 1)
-    emit(result, as_json)
+    emit(result, as_json, render)
     return result

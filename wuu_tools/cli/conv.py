@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import typer
 
-from .._errors import InvalidArgument, WuuError
 from .._result import ToolResult
 from ..conversations import FORMATS, read_conversation
-from ._output import fail, run_tool
+from ._output import run_tool
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -48,20 +45,6 @@ def _rich(result: ToolResult, console: Console | None = None) -> None:
             console.print(Text(line))
 
 
-def _show(call: Callable[[], ToolResult], as_json: bool) -> None:
-    """Like ``run_tool``, with the conversation's own colours on a terminal."""
-    if as_json or not sys.stdout.isatty():
-        run_tool(call, as_json)
-        return
-    try:
-        result = call()
-    except InvalidArgument as exc:
-        fail(exc.message, 2)
-    except WuuError as exc:
-        fail(exc.message, 1)
-    _rich(result)
-
-
 def register(app: typer.Typer) -> None:
     @app.command("conv")
     def conv(
@@ -81,9 +64,10 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
         """Show a conversation: the task anchor, an index of the middle, the latest turns in full."""
-        _show(
+        run_tool(
             lambda: read_conversation(
                 path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt
             ),
             as_json,
+            _rich,
         )
