@@ -1,0 +1,84 @@
+"""``wuu project``: project an external tool's result read from stdin (MCP result JSON, any JSON, or text).
+
+``--kind auto`` (the default) reads stdin as JSON when it parses, else as text; ``text`` and
+``json`` force one reading; ``log`` saves stdin as a log and shows its error-first view.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import Annotated, Any
+
+import typer
+
+from .._budget import resolve_budget
+from .._errors import StoreError
+from .._external import project_result
+from .._result import ToolResult
+from .._store import current_store
+from ._output import fail, run_tool
+
+
+class Kind(str, Enum):
+    """How stdin is read."""
+
+    auto = "auto"
+    text = "text"
+    json = "json"
+    log = "log"
+
+
+def _read_stdin() -> bytes:
+    if sys.stdin.isatty():
+        fail("wuu project reads the result from stdin: pipe it in (wuu project < result.json)", 2)
+    return sys.stdin.buffer.read()
+
+
+def _parse(data: bytes, kind: Kind) -> Any:
+    """The value to project: parsed JSON, or the text (``bytes`` when it is not valid UTF-8)."""
+    if kind in (Kind.auto, Kind.json):
+        try:
+            return json.loads(data)
+        except ValueError as exc:
+            if kind is Kind.json:
+                where = f" at character {exc.pos}" if isinstance(exc, json.JSONDecodeError) else ""
+                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+                fail(f"stdin is not valid JSON: {msg}{where} (use --kind text to project it as text)", 2)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
+def _project_log(data: bytes, tool: str | None, budget: int | None) -> ToolResult:
+    from .._logview import project_log
+
+    resolved = resolve_budget(budget)
+    try:
+        ref = current_store().save(data, "log", {"tool": tool} if tool else None)
+    except StoreError:
+        return project_result(data, tool=tool, budget=budget)  # says the rest could not be saved
+    return project_log(
+        ref, budget=resolved, explicit_budget=budget, verdict=None, meta={"tool": tool} if tool else None
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("project")
+    def project(
+        tool: str | None = typer.Option(None, "--tool", "-t", help="Name of the tool that produced the result."),
+        kind: Annotated[
+            Kind, typer.Option("--kind", "-k", help="How to read stdin: auto, text, json or log.")
+        ] = Kind.auto,
+        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
+        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON (with attachments)."),
+    ) -> None:
+        """Project a tool result read from stdin: MCP CallToolResult JSON, any JSON, or text."""
+        data = _read_stdin()
+        if kind is Kind.log:
+            run_tool(lambda: _project_log(data, tool, budget), as_json)
+            return
+        value = _parse(data, kind)
+        run_tool(lambda: project_result(value, tool=tool, budget=budget), as_json)
