@@ -1,0 +1,168 @@
+"""``wuu mcp serve`` over real stdio with the official ``mcp`` SDK client, and the result conversion."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp", reason="mcp (the [mcp] extra) is not installed")
+
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+
+from wuu_tools import ToolResult
+from wuu_tools._toolset import MODEL_TOOLS
+from wuu_tools.mcp._convert import RESULT_META_KEY, to_mcp_result
+
+T = TypeVar("T")
+
+
+def wuu_command(*args: str) -> StdioServerParameters:
+    """``wuu ARGS`` as a stdio server: the installed console script, else the module's entry point."""
+    script = Path(sys.executable).with_name("wuu")
+    if script.is_file():
+        command, prefix = str(script), []
+    else:
+        command, prefix = sys.executable, ["-c", "from wuu_tools.cli import main; main()"]
+    return StdioServerParameters(command=command, args=[*prefix, *args], env=dict(os.environ))
+
+
+def run_client(params: StdioServerParameters, body: Callable[[Client], Awaitable[T]]) -> T:
+    async def main() -> T:
+        with anyio.fail_after(120):
+            async with Client(params) as client:
+                return await body(client)
+
+    return anyio.run(main)
+
+
+def facts(result: types.CallToolResult) -> dict[str, Any]:
+    assert result.meta is not None
+    return result.meta[RESULT_META_KEY]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    base = tmp_path / "root"
+    base.mkdir()
+    (base / "big.py").write_text("".join(f"value_{n} = {n} * 2  # a line of a big file\n" for n in range(1, 1201)))
+    return base
+
+
+def test_lists_the_model_tools_with_schemas(root: Path) -> None:
+    async def body(client: Client) -> list[types.Tool]:
+        return (await client.list_tools()).tools
+
+    tools = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
+    assert tuple(t.name for t in tools) == MODEL_TOOLS
+    for tool in tools:
+        assert tool.description and "read_saved(" in tool.description
+        assert tool.input_schema["type"] == "object"
+        assert all(p["description"] for p in tool.input_schema["properties"].values())
+        assert tool.output_schema is None
+
+
+def test_read_file_on_a_big_file_and_its_continuations(root: Path) -> None:
+    async def body(client: Client) -> list[types.CallToolResult]:
+        results = [await client.call_tool("read_file", {"path": "big.py"})]
+        for _ in range(100):
+            cont = facts(results[-1])["continuation"]
+            if cont is None:
+                break
+            results.append(await client.call_tool(cont["tool"], cont["args"]))
+        return results
+
+    results = run_client(wuu_command("mcp", "serve", "--root", str(root), "--budget", "400"), body)
+    first = results[0]
+    assert not first.is_error
+    assert first.structured_content is None
+    assert [c.type for c in first.content] == ["text"]
+    assert facts(first)["complete"] is False
+    assert facts(first)["tokens"] <= 400 + 120
+    assert "value_1 = 1" in first.content[0].text and "value_1200 = 1200" in first.content[0].text
+    assert len(results) > 3
+    assert facts(results[-1])["complete"] is True
+    seen: list[int] = []
+    for r in results:
+        assert not r.is_error, r.content[0].text
+        for a, b in facts(r)["meta"]["shown"]:
+            seen.extend(range(a, b + 1))
+    assert sorted(seen) == list(range(1, 1201))
+
+
+def test_command_output_is_recovered_with_read_saved(root: Path) -> None:
+    script = "for i in range(1, 4001): print(f'out {i}')"
+
+    async def body(client: Client) -> tuple[types.CallToolResult, types.CallToolResult]:
+        first = await client.call_tool("run_command", {"command": [sys.executable, "-c", script]})
+        cont = facts(first)["continuation"]
+        assert cont["tool"] == "read_saved"
+        return first, await client.call_tool("read_saved", cont["args"])
+
+    first, follow = run_client(wuu_command("mcp", "serve", "--root", str(root), "--budget", "300"), body)
+    assert not first.is_error and not follow.is_error, follow.content[0].text
+    assert facts(first)["source"] == facts(follow)["source"]
+    assert "out " in follow.content[0].text
+
+
+def test_failures_are_error_results(root: Path) -> None:
+    async def body(client: Client) -> list[types.CallToolResult]:
+        return [
+            await client.call_tool("read_file", {"path": "../outside.txt"}),
+            await client.call_tool("read_file", {"path": "nope.py"}),
+            await client.call_tool("no_such_tool", {}),
+            await client.call_tool("read_file", {"path": "big.py", "start_line": "x"}),
+        ]
+
+    outside, missing, unknown, bad = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
+    for r in (outside, missing, unknown, bad):
+        assert r.is_error
+        assert r.content[0].text.startswith("error: ")
+    assert "outside the allowed root" in outside.content[0].text
+    assert "no such file" in missing.content[0].text
+    assert "valid tools: read_file, list_dir" in unknown.content[0].text
+    assert "must be an integer" in bad.content[0].text
+
+
+def test_allow_outside_root(root: Path) -> None:
+    (root.parent / "outside.txt").write_text("beyond\n")
+
+    async def body(client: Client) -> types.CallToolResult:
+        return await client.call_tool("read_file", {"path": "../outside.txt"})
+
+    result = run_client(wuu_command("mcp", "serve", "--root", str(root), "--allow-outside-root"), body)
+    assert not result.is_error and "beyond" in result.content[0].text
+
+
+def test_result_conversion_keeps_media_after_the_text() -> None:
+    result = ToolResult(
+        text="view",
+        complete=False,
+        continuation={"tool": "read_saved", "args": {"ref": "result-" + "0" * 32, "start_line": 5}},
+        source="result-" + "0" * 32,
+        attachments=(
+            {"type": "image", "mime_type": "image/png", "data": "iVBORw0KGgo="},
+            {"type": "audio", "mime_type": "audio/wav", "data": "UklGRg=="},
+            {"type": "resource", "mime_type": "application/pdf", "data": "JVBERg==", "uri": "file:///r.pdf"},
+            {"type": "resource", "mime_type": "text/html", "uri": "https://example.invalid/page"},
+        ),
+        meta={"total_lines": 9},
+    )
+    converted = to_mcp_result(result)
+    assert [c.type for c in converted.content] == ["text", "image", "audio", "resource", "resource_link"]
+    assert converted.content[1].data == "iVBORw0KGgo=" and converted.content[1].mime_type == "image/png"
+    assert converted.content[3].resource.uri == "file:///r.pdf"
+    assert converted.structured_content is None
+    assert converted.is_error is False
+    meta = facts(converted)
+    assert meta["continuation"] == result.continuation and meta["source"] == result.source
+    assert meta["meta"] == {"total_lines": 9}
+    wire = converted.model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert "structuredContent" not in wire
+    assert to_mcp_result(ToolResult.from_error(__import__("wuu_tools").SourceNotFound("x"))).is_error
