@@ -30,9 +30,7 @@ SETTINGS = settings(
 
 # Text characters: control characters other than tab make a file binary by design (see _sniff).
 _chars = st.one_of(
-    st.characters(
-        blacklist_categories=("Cs", "Cc"), blacklist_characters="\x85\u2028\u2029", max_codepoint=0x1FFFF
-    ),
+    st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\x85\u2028\u2029", max_codepoint=0x1FFFF),
     st.just("\t"),
 )
 _short = st.text(_chars, max_size=60)
@@ -157,12 +155,11 @@ def test_efficient_fill(doc: tuple[bytes, list[str]], budget: int) -> None:
                 continue
             # Whole lines only: a view may stop short only because the next whole line did not fit.
             shown = {n for n, _ in _pieces(v)}
-            boundary = [
-                n for n in (max(shown) + 1, min(shown) - 1) if 1 <= n <= len(lines) and n not in shown
-            ]
+            boundary = [n for n in (max(shown) + 1, min(shown) - 1) if 1 <= n <= len(lines) and n not in shown]
             for a, b in v.meta["omitted"]:
                 boundary += [a, b]
-            assert any(count_tokens(f"{n}\t{lines[n - 1]}") > budget - used for n in boundary), (used, budget)
+            # (3 tokens of slack: joining lines with newlines can merge or split a token at each seam)
+            assert any(count_tokens(f"{n}\t{lines[n - 1]}") + 3 > budget - used for n in boundary), (used, budget)
     finally:
         os.unlink(path)
 
@@ -175,9 +172,7 @@ def test_deterministic(doc: tuple[bytes, list[str]], budget: int) -> None:
         again = _chain(read_file(path, budget=budget), read_file)
         assert [v.text for v in views] == [v.text for v in again]
         assert [v.to_dict() for v in views] == [v.to_dict() for v in again]
-        assert [v.text for v in _saved_chain(doc[0], budget)] == [
-            v.text for v in _saved_chain(doc[0], budget)
-        ]
+        assert [v.text for v in _saved_chain(doc[0], budget)] == [v.text for v in _saved_chain(doc[0], budget)]
     finally:
         os.unlink(path)
 

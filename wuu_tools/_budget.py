@@ -88,13 +88,12 @@ def count_tokens(text: str) -> int:
 
 
 def count_tokens_batch(texts: Sequence[str]) -> list[int]:
-    """Token counts of several texts at once (one call into tiktoken's threads)."""
+    """Token counts of several texts (a loop: tiktoken's batch call starts a thread pool each time)."""
     enc = _get_encoding()
     if enc is None:
         return [_estimate(t) for t in texts]
-    if len(texts) < 8:
-        return [len(enc.encode_ordinary(t)) if t else 0 for t in texts]
-    return [len(toks) for toks in enc.encode_ordinary_batch(list(texts))]
+    encode = enc.encode_ordinary
+    return [len(encode(t)) if t else 0 for t in texts]
 
 
 def resolve_budget(budget: int | None) -> int:
