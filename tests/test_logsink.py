@@ -1,0 +1,75 @@
+"""LogSink: a capped, line-counted saved log with its stderr lines and a primed line index."""
+
+from __future__ import annotations
+
+import os
+
+from wuu_tools import _lines
+from wuu_tools._logsink import LogSink
+from wuu_tools._saved import read_saved
+from wuu_tools._store import Store
+
+
+def _sink(max_bytes: int, chunks: list[tuple[int, bytes]]) -> tuple[LogSink, str | None]:
+    sink = LogSink(Store(), max_bytes)
+    for stream, data in chunks:
+        sink.feed(stream, data)
+    return sink, sink.finish({"command": "test"})
+
+
+def test_lines_and_stderr_ranges_are_recorded() -> None:
+    sink, ref = _sink(1 << 20, [(1, b"a\nb\n"), (2, b"oops\n"), (1, b"c\n"), (2, b"x\ny\n")])
+    assert ref is not None
+    assert Store().path(ref).read_bytes() == b"a\nb\noops\nc\nx\ny\n"
+    assert sink.stderr == [[3, 3], [5, 6]] and sink.saved_lines == 6
+    assert Store().meta(ref)["stderr_lines"] == [[3, 3], [5, 6]]
+
+
+def test_partial_lines_are_not_interleaved() -> None:
+    sink, ref = _sink(1 << 20, [(1, b"progress 50%"), (2, b"warning\n"), (1, b" done\n")])
+    assert ref is not None
+    assert Store().path(ref).read_bytes() == b"warning\nprogress 50% done\n"
+    assert sink.stderr == [[1, 1]]
+
+
+def test_the_middle_is_dropped_beyond_the_cap_and_stderr_lines_follow_the_tail() -> None:
+    chunks = [(1, f"line {i}\n".encode()) for i in range(1, 20_001)] + [(2, b"the error\n"), (1, b"last\n")]
+    sink, ref = _sink(32 << 10, chunks)
+    assert ref is not None
+    raw = Store().path(ref).read_bytes()
+    lines = raw.split(b"\n")[:-1]
+    assert len(raw) <= 32 << 10 and sink.dropped_bytes > 0
+    assert lines[0] == b"line 1" and lines[-2:] == [b"the error", b"last"]
+    drop = next(i for i, s in enumerate(lines) if s.startswith(b"[wuu: "))
+    assert b"of output dropped here" in lines[drop] and lines[drop + 1].startswith(b"line ")
+    assert sink.stderr == [[len(lines) - 1, len(lines) - 1]]
+    assert sink.saved_lines == len(lines)
+
+
+def test_a_big_log_hands_on_a_correct_line_index() -> None:
+    data = b"".join(f"{i}\n".encode() for i in range(1, 1_500_001))
+    _, ref = _sink(512 << 20, [(1, data[i : i + 999_983]) for i in range(0, len(data), 999_983)])
+    assert ref is not None
+    path = Store().path(ref)
+    st = os.stat(path)
+    primed = _lines._memory[_lines._key(st)]
+    with open(path, "rb") as fh:
+        built = _lines._build(fh, st)
+    assert (primed.size, primed.newlines, primed.final_newline, primed.revision) == (
+        built.size,
+        built.newlines,
+        built.final_newline,
+        built.revision,
+    )
+    assert list(primed.marks) == list(built.marks)
+    assert read_saved(ref, start_line=1_234_567, end_line=1_234_567).text.split("\n")[1].endswith("\t1234567")
+
+
+def test_a_failing_store_keeps_the_head_in_memory(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    sink = LogSink(Store(blocker / "store"), 1 << 20)
+    sink.feed(1, b"kept\n" * 20_000)
+    assert sink.finish({}) is None
+    assert sink.error is not None and bytes(sink.memory).startswith(b"kept\nkept\n")
+    assert sink.size == 100_000

@@ -1,0 +1,106 @@
+"""Process-tree control: find every process a command started, and end them all.
+
+A command is started in a session of its own (so its process group can be signalled at
+once) with a unique token in its environment (:data:`TOKEN_ENV`). Descendants inherit the
+token even when they leave the group, start their own session (``setsid``) or are orphaned
+and re-parented to init, so :func:`find_tree` finds them by it as well as by parent links
+(psutil, children recursively). :func:`end_tree` sends SIGTERM to the group and to every
+process found, waits a grace period, sends SIGKILL to what is left, looks once more for
+processes started in the meantime, and returns how many processes it ended.
+
+The root process is the caller's :class:`subprocess.Popen`; it is only ever waited for
+through ``Popen.wait`` (never reaped by psutil), so its exit status stays correct.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import uuid
+
+import psutil
+
+__all__ = ["GRACE_S", "TOKEN_ENV", "end_tree", "find_tree", "new_token"]
+
+TOKEN_ENV = "WUU_RUN_TOKEN"
+"""Environment variable that marks every process of one ``run_command`` call."""
+GRACE_S = 2.0
+"""Seconds between SIGTERM and SIGKILL."""
+
+
+def new_token() -> str:
+    """A fresh token for :data:`TOKEN_ENV`."""
+    return uuid.uuid4().hex
+
+
+def _has_token(proc: psutil.Process, token: str) -> bool:
+    try:
+        return proc.environ().get(TOKEN_ENV) == token
+    except (psutil.Error, OSError):
+        return False
+
+
+def find_tree(root_pid: int, token: str | None) -> list[psutil.Process]:
+    """Every live process of the tree: descendants of ``root_pid`` and holders of ``token``.
+
+    The root itself is not included; the caller's own process never is.
+    """
+    found: dict[int, psutil.Process] = {}
+    with contextlib.suppress(psutil.Error):
+        for child in psutil.Process(root_pid).children(recursive=True):
+            found[child.pid] = child
+    if token:
+        for proc in psutil.process_iter():
+            if proc.pid not in found and _has_token(proc, token):
+                found[proc.pid] = proc
+                with contextlib.suppress(psutil.Error):
+                    for child in proc.children(recursive=True):
+                        found.setdefault(child.pid, child)
+    found.pop(os.getpid(), None)
+    found.pop(root_pid, None)
+    return [p for p in found.values() if _alive(p)]
+
+
+def _alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _signal_all(root: subprocess.Popen[bytes], procs: list[psutil.Process], sig: signal.Signals) -> None:
+    if root.poll() is None:
+        with contextlib.suppress(OSError):
+            os.killpg(root.pid, sig)
+        with contextlib.suppress(OSError):
+            root.send_signal(sig)
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.send_signal(sig)
+
+
+def end_tree(root: subprocess.Popen[bytes], token: str | None, grace: float = GRACE_S) -> int:
+    """End ``root`` and every process of its tree: SIGTERM, ``grace`` seconds, SIGKILL.
+
+    Returns:
+        How many processes were ended (the root counts when it was still running).
+    """
+    root_running = root.poll() is None
+    procs = find_tree(root.pid, token)
+    ended = {p.pid for p in procs}
+    _signal_all(root, procs, signal.SIGTERM)
+    _, alive = psutil.wait_procs(procs, timeout=grace)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        root.wait(timeout=0 if not alive and root.poll() is not None else grace / 4)
+    # What survived SIGTERM, and anything started while it was being handled.
+    late = [p for p in find_tree(root.pid, token) if p.pid not in ended]
+    ended.update(p.pid for p in late)
+    survivors = [p for p in alive + late if _alive(p)]
+    if survivors or root.poll() is None:
+        _signal_all(root, survivors, signal.SIGKILL)
+        psutil.wait_procs(survivors, timeout=grace)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            root.wait(timeout=grace)
+    return len(ended) + (1 if root_running else 0)
