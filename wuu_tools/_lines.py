@@ -32,7 +32,7 @@ from typing import BinaryIO
 from ._errors import NotAFile, map_os_error
 from ._store import current_store
 
-__all__ = ["LineFile", "LineIndex", "decode_line", "require_regular"]
+__all__ = ["LineFile", "LineIndex", "decode_line", "prime_index", "require_regular"]
 
 CHUNK = 64 * 1024
 READ_BLOCK = 4 * 1024 * 1024
@@ -72,7 +72,7 @@ def _key(st: os.stat_result) -> tuple[int, ...]:
 def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
     marks = array("q", [0])
     newlines = 0
-    digest = hashlib.blake2b(digest_size=8)
+    digest = hashlib.sha256()
     content_hash = st.st_size < CONTENT_HASH_LIMIT
     buf = bytearray(READ_BLOCK)
     view = memoryview(buf)
@@ -98,19 +98,49 @@ def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
             if extra:
                 raise OSError(f"short read at byte {pos}; the file is changing")
             break
-    if not content_hash:
-        digest.update(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
-        fh.seek(0)
-        digest.update(fh.read(CHUNK))
-        fh.seek(max(0, st.st_size - CHUNK))
-        digest.update(fh.read(CHUNK))
     return LineIndex(
         size=pos,
         newlines=newlines,
         final_newline=last_byte == b"\n",
         marks=marks,
-        revision=digest.hexdigest()[:12],
+        revision=digest.hexdigest()[:12] if content_hash else _large_revision(fh, st),
     )
+
+
+def _large_revision(fh: BinaryIO, st: os.stat_result) -> str:
+    """Revision of a file too large to hash whole: its size, mtime, inode and first and last 64 KiB."""
+    digest = hashlib.sha256(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
+    digest.update(os.pread(fh.fileno(), CHUNK, 0))
+    digest.update(os.pread(fh.fileno(), CHUNK, max(0, st.st_size - CHUNK)))
+    return digest.hexdigest()[:12]
+
+
+def prime_index(path: str | os.PathLike[str], marks: array, newlines: int) -> bool:
+    """Adopt a line index counted while ``path`` was written, so its first view need not rescan it.
+
+    ``marks`` must follow :class:`LineIndex`'s layout (newlines before each 64 KiB chunk).
+    Returns False, changing nothing, when the file does not match them; only files large
+    enough to be cached on disk are primed.
+    """
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            st = os.fstat(fh.fileno())
+            if st.st_size < DISK_CACHE_MIN or len(marks) != st.st_size // CHUNK + 1:
+                return False
+            last = os.pread(fh.fileno(), 1, st.st_size - 1)
+            index = LineIndex(
+                size=st.st_size,
+                newlines=newlines,
+                final_newline=last == b"\n",
+                marks=marks,
+                revision=_large_revision(fh, st),
+            )
+    except OSError:
+        return False
+    key = _key(st)
+    _save_disk(key, index)
+    _memory[key] = index
+    return True
 
 
 def _disk_path(key: tuple[int, ...]) -> Path:
@@ -136,9 +166,7 @@ def _load_disk(key: tuple[int, ...]) -> LineIndex | None:
 
 def _save_disk(key: tuple[int, ...], idx: LineIndex) -> None:
     path = _disk_path(key)
-    header = struct.pack(
-        "<6q?12s", *key, idx.size, idx.newlines, idx.final_newline, idx.revision.encode()[:12]
-    )
+    header = struct.pack("<6q?12s", *key, idx.size, idx.newlines, idx.final_newline, idx.revision.encode()[:12])
     with contextlib.suppress(OSError):
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="idx-")

@@ -11,7 +11,6 @@ keeps the first ``HARD_CAP_BYTES`` in memory so the caller can still show them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import queue
 import tempfile
@@ -296,37 +295,9 @@ class _Background(threading.Thread):
 
 
 def prime_line_index(path: Path, marks: array, newlines: int, size: int) -> None:
-    """Hand the line index of a just-saved log to :mod:`._lines`, so the first view need not rescan it.
-
-    ``run_command`` counts the newlines of every 64 KiB chunk as it writes the log; for a
-    log big enough to be indexed on disk this saves a full pass over it. Anything unexpected
-    (a changed file, another index layout) leaves the index to be built as usual.
-    """
-    if size < _lines.DISK_CACHE_MIN:
-        return
-    try:
-        st = os.stat(path)
-        if st.st_size != size or len(marks) != size // CHUNK + 1:
-            return
-        with open(path, "rb") as fh:
-            digest = hashlib.blake2b(digest_size=8)
-            digest.update(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
-            digest.update(fh.read(CHUNK))
-            fh.seek(max(0, size - CHUNK))
-            last = fh.read(CHUNK)
-            digest.update(last)
-        index = _lines.LineIndex(
-            size=size,
-            newlines=newlines,
-            final_newline=last.endswith(b"\n"),
-            marks=marks,
-            revision=digest.hexdigest()[:12],
-        )
-        key = _lines._key(st)
-        _lines._save_disk(key, index)
-        _lines._memory[key] = index
-    except (OSError, AttributeError, TypeError):
-        return
+    """Hand the line index counted while writing the log to :mod:`._lines`, so the first view need not rescan it."""
+    if size >= _lines.DISK_CACHE_MIN:
+        _lines.prime_index(path, marks, newlines)
 
 
 # -- the view ---------------------------------------------------------------------------------

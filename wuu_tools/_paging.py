@@ -17,7 +17,7 @@ from ._budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, fit
 from ._errors import InvalidArgument
 from ._lines import LineFile, decode_line
 from ._result import ToolResult, call_text, continuation
-from ._text import human_size, number_line, plural, ranges
+from ._text import clean_terminal, human_size, number_line, plural, ranges
 
 __all__ = ["Subject", "check_range", "render_view"]
 
@@ -32,6 +32,7 @@ class Subject:
         label: How the text names the source.
         source: ``ToolResult.source`` (the saved reference, or None for a file).
         takes_revision: Whether the tool accepts a ``revision`` argument.
+        terminal: Whether lines are terminal output (a saved log): colours and redraws are removed.
     """
 
     tool: str
@@ -39,6 +40,7 @@ class Subject:
     label: str
     source: str | None = None
     takes_revision: bool = True
+    terminal: bool = False
 
 
 def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
@@ -95,6 +97,8 @@ class _View:
         for i, raw in enumerate(raws):
             text, bad = decode_line(raw)
             body.replaced |= bad
+            if self.subject.terminal:
+                text = clean_terminal(text)
             out.append(number_line(first + i, text, self.width))
         return out
 
@@ -183,8 +187,7 @@ class _View:
         gap_bytes = self.lf.span_bytes(gap_first, gap_last)
         body.parts = [
             *head,
-            f"[… lines {gap_first:,}-{gap_last:,} omitted "
-            f"({plural(n_gap, 'line')}, {human_size(gap_bytes)}) …]",
+            f"[… lines {gap_first:,}-{gap_last:,} omitted ({plural(n_gap, 'line')}, {human_size(gap_bytes)}) …]",
             *tail,
         ]
         body.shown = [*range(1, h + 1), *range(gap_last + 1, self.last + 1)]
@@ -268,9 +271,7 @@ def render_view(
         )
     if start_line > total:
         if not changed:
-            raise InvalidArgument(
-                f"start_line {start_line:,} is past the end: {label} has {plural(total, 'line')}"
-            )
+            raise InvalidArgument(f"start_line {start_line:,} is past the end: {label} has {plural(total, 'line')}")
         cont = cont_for(1, None, 0)
         notices.append(
             f"[line {start_line:,} is past the end of the current version ({plural(total, 'line')}); "
@@ -335,13 +336,7 @@ def _assemble(
     if body.next_line is not None:
         cont = cont_for(body.next_line, body.end_bound, body.next_char)
     flags = " · invalid UTF-8 replaced with U+FFFD" if body.replaced else ""
-    whole = (
-        cont is None
-        and body.shown
-        and body.shown[0] == 1
-        and body.shown[-1] == total
-        and not body.partial_line
-    )
+    whole = cont is None and body.shown and body.shown[0] == 1 and body.shown[-1] == total and not body.partial_line
     out = list(notices)
     if whole and start_line == 1 and not body.describe:
         if flags:
@@ -364,17 +359,13 @@ def _assemble(
         out.append(f"[{label} · {noun} {what} of {total:,} · {human_size(lf.size)}{rev_text}{extra}{flags}]")
     out.extend(body.parts)
     if cont is None:
-        out.append(
-            f"[end of {'file' if subject.tool == 'read_file' else 'saved result'} range: line {last:,}]"
-        )
+        out.append(f"[end of {'file' if subject.tool == 'read_file' else 'saved result'} range: line {last:,}]")
         return "\n".join(out), None
     if body.head_tail:
         out.append(f"[to read the omitted lines: {call_text(cont)}]")
     elif body.partial_line is not None:
         rest = lf.line_end(body.partial_line) - lf.offset(body.partial_line)
-        out.append(
-            f"[line {body.partial_line:,} continues ({human_size(rest)} in all); next: {call_text(cont)}]"
-        )
+        out.append(f"[line {body.partial_line:,} continues ({human_size(rest)} in all); next: {call_text(cont)}]")
     else:
         end = body.end_bound if body.end_bound is not None else last
         n = end - body.next_line + 1

@@ -14,7 +14,7 @@ from ._lines import LineFile, decode_line
 from ._paging import Subject, check_range, render_view
 from ._result import ToolResult, call_text, continuation
 from ._store import current_store
-from ._text import plural, ranges
+from ._text import clean_terminal, plural, ranges
 
 __all__ = ["read_saved"]
 
@@ -57,9 +57,7 @@ def read_saved(
             return _grep(lf, ref, pattern, start_line, end_line, resolved, budget)
         return render_view(
             lf,
-            Subject(
-                tool="read_saved", key={"ref": ref}, label=f"saved {ref}", source=ref, takes_revision=False
-            ),
+            Subject(tool="read_saved", key={"ref": ref}, label=f"saved {ref}", source=ref, takes_revision=False),
             start_line=start_line,
             end_line=end_line,
             start_char=start_char,
@@ -127,19 +125,14 @@ def _grep(
     total = lf.total_lines
     last = min(end_line, total) if end_line is not None else total
     found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last)
-    items, numbers = _render_matches(lf, found, start_line, last)
+    items, numbers = _render_matches(lf, found, start_line, last, terminal=ref.startswith("log-"))
     match_set = set(found)
     k = fit_count(items, budget, HARD_CAP_BYTES - 2000)
     shown_matches = [n for n in numbers[:k] if n in match_set]
     if shown_matches:
         # Keep the last shown match and its trailing context; drop the next match's leading context.
         end = numbers.index(shown_matches[-1]) + 1
-        while (
-            end < k
-            and (n := numbers[end]) is not None
-            and n not in match_set
-            and n - shown_matches[-1] <= CONTEXT
-        ):
+        while end < k and (n := numbers[end]) is not None and n not in match_set and n - shown_matches[-1] <= CONTEXT:
             end += 1
         body, shown_lines = items[:end], [n for n in numbers[:end] if n is not None]
     elif items:
@@ -185,7 +178,7 @@ def _grep(
 
 
 def _render_matches(
-    lf: LineFile, found: list[int], start_line: int, last: int
+    lf: LineFile, found: list[int], start_line: int, last: int, terminal: bool
 ) -> tuple[list[str], list[int | None]]:
     """One item per line (grep -n style: ``N:`` a match, ``N-`` context) and its number; ``--`` between runs."""
     width = len(str(max(last, 1)))
@@ -205,6 +198,8 @@ def _render_matches(
         raws, _giant = lf.read_forward(lo, hi, HARD_CAP_BYTES)
         for n, raw in zip(range(lo, hi + 1), raws, strict=False):
             text, _bad = decode_line(raw)
+            if terminal:
+                text = clean_terminal(text)
             if len(text) > MAX_MATCH_CHARS:
                 text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
             items.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")

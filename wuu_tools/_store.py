@@ -3,7 +3,7 @@
 Layout under the store root (``$WUU_STORE``, else ``$XDG_CACHE_HOME/wuu-tools``, else
 ``~/.cache/wuu-tools``)::
 
-    objects/<kind>-<32 hex>            the saved bytes (0600), named by their BLAKE2b digest
+    objects/<kind>-<32 hex>            the saved bytes (0600), named by their SHA-256 digest (first 128 bits)
     objects/<kind>-<32 hex>.meta.json  optional facts about them (command, exit code, ...)
     tmp/                               writes in progress; renamed into objects/ when done
     index/                             caches (line indexes of large files)
@@ -147,8 +147,7 @@ class Store:
         target = self.objects / self.validate(ref)
         if not target.is_file():
             raise SourceNotFound(
-                f"saved result {ref} is not in the store at {self.root} (evicted, or saved elsewhere: "
-                "check WUU_STORE)"
+                f"saved result {ref} is not in the store at {self.root} (evicted, or saved elsewhere: check WUU_STORE)"
             )
         return target
 
@@ -210,7 +209,7 @@ class StoreWriter:
         self.ref: str | None = None
         self.meta: dict[str, Any] = {}
         self.size = 0
-        self._hash = hashlib.blake2b(digest_size=16)
+        self._hash = hashlib.sha256()  # SHA-NI makes it ~3x faster than BLAKE2b here
         tmpdir = store._ensure("tmp")
         try:
             fd, name = tempfile.mkstemp(dir=tmpdir, prefix=f"{kind}-")
@@ -225,9 +224,7 @@ class StoreWriter:
             self._fh.write(data)
         except OSError as exc:
             self.abort()
-            raise StoreError(
-                f"cannot write to the store at {self.store.root}: {exc.strerror or exc}"
-            ) from exc
+            raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
         self._hash.update(data)
         self.size += len(data)
 
@@ -239,10 +236,8 @@ class StoreWriter:
             self._fh.close()
         except OSError as exc:
             self.abort()
-            raise StoreError(
-                f"cannot write to the store at {self.store.root}: {exc.strerror or exc}"
-            ) from exc
-        self.ref = self.store._commit(self._path, self.kind, self._hash.hexdigest(), self.meta)
+            raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
+        self.ref = self.store._commit(self._path, self.kind, self._hash.hexdigest()[:32], self.meta)
         return self.ref
 
     def abort(self) -> None:

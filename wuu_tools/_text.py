@@ -25,8 +25,9 @@ __all__ = [
     "thousands",
 ]
 
-# CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), and lone ESC codes.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), charset selections
+# such as ``ESC ( B`` (what ``tput sgr0`` emits), and lone ESC codes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]")
 
 
 def strip_ansi(text: str) -> str:
