@@ -1,0 +1,118 @@
+"""``wuu ls [PATH]``: a directory as complete paths; a tree on a terminal, the exact text when piped."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+from .._dirs import list_dir
+from .._errors import InvalidArgument, WuuError
+from .._result import ToolResult
+from ._output import fail, run_tool
+
+__all__ = ["register", "render_tree"]
+
+
+def _split(line: str) -> tuple[str, str, str] | None:
+    """``(path, shown, rest)`` of an entry line (``shown`` as printed, quoted or not), or None for a notice."""
+    if line.startswith(("[", "…")) or not line:
+        return None
+    if line.startswith('"'):
+        try:
+            path, end = json.JSONDecoder().raw_decode(line)
+        except ValueError:
+            return None
+        if line[end : end + 1] == "/":
+            path, end = path + "/", end + 1
+        return path, line[:end], line[end:]
+    cut = line.find("  (")
+    head = line if cut < 0 else line[:cut]
+    arrow = head.find(" -> ")
+    path = head if arrow < 0 else head[:arrow]
+    return path, path, line[len(path) :]
+
+
+def _label(shown: str, rest: str) -> Text:
+    is_dir = shown.endswith("/")
+    parent, slash, name = shown.rstrip("/").rpartition("/")
+    text = Text()
+    text.append(parent + slash, style="dim")
+    text.append(name + ("/" if is_dir else ""), style="bold blue" if is_dir else "bold")
+    facts = rest.find("  (")
+    if facts > 0:
+        text.append(rest[:facts], style="cyan")
+        rest = rest[facts:]
+    text.append(rest, style="yellow" if "not listed" in rest or "unreadable" in rest else "dim")
+    return text
+
+
+def render_tree(result: ToolResult, console: Console) -> None:
+    """Print a listing as a tree whose every node is still the entry's complete path."""
+    tree = Tree("", hide_root=True, guide_style="dim")
+    nodes: dict[str, Tree] = {}
+    before: list[Text] = []
+    after: list[Text] = []
+    for line in result.text.split("\n"):
+        parts = _split(line)
+        if parts is None:
+            if line.startswith("[changed") or line.startswith("error:"):
+                before.append(Text(line, style="bold red"))
+            elif line.startswith("[") and not nodes and not after:
+                before.append(Text(line, style="bold cyan"))
+            else:
+                after.append(Text(line, style="yellow" if line.startswith("…") else "cyan"))
+            continue
+        path, shown, rest = parts
+        key = path.rstrip("/")
+        parent = nodes.get(key.rpartition("/")[0], tree)
+        nodes[key] = parent.add(_label(shown, rest))
+    for text in before:
+        console.print(text)
+    if nodes:
+        console.print(tree)
+    for text in after:
+        console.print(text)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wuu ls`` to ``app``."""
+
+    @app.command("ls")
+    def ls(
+        path: str = typer.Argument(".", help="Directory to list."),
+        depth: int = typer.Option(2, "--depth", "-d", help="Levels to list (1 = its own entries)."),
+        show_all: bool = typer.Option(
+            False, "--all", "-a", help="Also list ignored files, VCS metadata and heavy folders."
+        ),
+        cursor: str | None = typer.Option(None, "--cursor", "-c", help="Cursor from an earlier result."),
+        revision: str | None = typer.Option(None, "--revision", help="Revision the caller last saw."),
+        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
+        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
+    ) -> None:
+        """List a directory as complete paths, breadth-first, within a token budget."""
+
+        def call() -> ToolResult:
+            return list_dir(
+                path,
+                depth=depth,
+                cursor=cursor,
+                include_ignored=show_all,
+                revision=revision,
+                budget=budget,
+            )
+
+        if as_json or not sys.stdout.isatty():
+            run_tool(call, as_json)
+            return
+        try:
+            result = call()
+        except InvalidArgument as exc:
+            fail(exc.message, 2)
+        except WuuError as exc:
+            fail(exc.message, 1)
+        render_tree(result, Console(highlight=False, soft_wrap=True))
