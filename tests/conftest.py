@@ -30,7 +30,5 @@ def store_dir(_isolated_store: Path) -> Path:
 def realdata() -> Path:
     """``../shared/realdata`` beside the checkout; the test is skipped, with the reason, when it is absent."""
     if not REALDATA.is_dir():
-        pytest.skip(
-            f"{REALDATA} is absent: the real third-party data lives in ../shared/realdata beside the checkout"
-        )
+        pytest.skip(f"{REALDATA} is absent: the real third-party data lives in ../shared/realdata beside the checkout")
     return REALDATA

@@ -108,9 +108,7 @@ print("\\n".join(refs))
 
 def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", _WRITER, str(tmp_path), str(w)], stdout=subprocess.PIPE, text=True
-        )
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(tmp_path), str(w)], stdout=subprocess.PIPE, text=True)
         for w in range(6)
     ]
     outputs = [p.communicate(timeout=120)[0] for p in procs]

@@ -33,6 +33,7 @@ __all__ = [
     "fit_prefix",
     "resolve_budget",
     "tokenizer_name",
+    "within",
 ]
 
 DEFAULT_BUDGET = 2000
@@ -85,6 +86,13 @@ def count_tokens(text: str) -> int:
     if enc is None:
         return _estimate(text)
     return len(enc.encode_ordinary(text))
+
+
+def within(text: str, limit: int) -> bool:
+    """Whether ``text`` has at most ``limit`` tokens; a short text is decided without tokenizing."""
+    if len(text) <= limit and len(text.encode("utf-8", "surrogatepass")) <= limit:
+        return True
+    return count_tokens(text) <= limit
 
 
 def count_tokens_batch(texts: Sequence[str]) -> list[int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, fit_prefix
+from ._budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, fit_prefix, within
 from ._errors import InvalidArgument
 from ._lines import LineFile, decode_line
 from ._result import ToolResult, call_text, continuation
@@ -293,9 +293,9 @@ def render_view(
     for _ in range(6):
         body = view.body(max(1, body_budget))
         text, cont = _assemble(lf, subject, body, notices, start_line, last, total, rev, cont_for)
-        over = count_tokens(text) - (budget + NOTICE_TOKENS)
-        if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body_budget <= 1:
+        if (within(text, budget + NOTICE_TOKENS) and len(text.encode()) <= HARD_CAP_BYTES) or body_budget <= 1:
             break
+        over = count_tokens(text) - (budget + NOTICE_TOKENS)
         body_budget -= max(over, 1) + 2
     meta["shown"] = ranges(body.shown)
     omitted: list[int] = []

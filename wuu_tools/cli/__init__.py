@@ -5,7 +5,9 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import read, saved
+from . import call, conv, ls, project, read, saved
+from . import mcp as mcp_commands
+from . import run as run_commands
 
 app = typer.Typer(
     name="wuu",
@@ -34,8 +36,12 @@ def _root(
 
 read.register(app)
 saved.register(app)
-# command groups added by later modules register here, one line each:
-# (end of command registrations)
+ls.register(app)
+run_commands.register(app)
+conv.register(app)
+project.register(app)
+call.register(app)
+mcp_commands.register(app)
 
 
 def main() -> None:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from .._result import ToolResult
-from ..conversations import FORMATS, read_conversation
 from ._output import run_tool
 
 if TYPE_CHECKING:
@@ -45,6 +44,12 @@ def _rich(result: ToolResult, console: Console | None = None) -> None:
             console.print(Text(line))
 
 
+def _read(path: str, **kwargs: Any) -> ToolResult:
+    from ..conversations import read_conversation
+
+    return read_conversation(path, **kwargs)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("conv")
     def conv(
@@ -57,7 +62,7 @@ def register(app: typer.Typer) -> None:
             None,
             "--format",
             "-f",
-            help="Force a reader: " + ", ".join(FORMATS) + ".",
+            help="Force a reader by name (claude-code, codex, openai-chat, ...); an unknown name lists them all.",
         ),
         revision: str | None = typer.Option(None, "--revision", help="Revision the caller last saw."),
         budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
@@ -65,9 +70,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Show a conversation: the task anchor, an index of the middle, the latest turns in full."""
         run_tool(
-            lambda: read_conversation(
-                path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt
-            ),
+            lambda: _read(path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt),
             as_json,
             _rich,
         )

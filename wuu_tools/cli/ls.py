@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-import sys
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.text import Text
-from rich.tree import Tree
 
-from .._dirs import list_dir
-from .._errors import InvalidArgument, WuuError
 from .._result import ToolResult
-from ._output import fail, run_tool
+from ._output import run_tool
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 __all__ = ["register", "render_tree"]
 
@@ -38,6 +37,8 @@ def _split(line: str) -> tuple[str, str, str] | None:
 
 
 def _label(shown: str, rest: str) -> Text:
+    from rich.text import Text
+
     is_dir = shown.endswith("/")
     parent, slash, name = shown.rstrip("/").rpartition("/")
     text = Text()
@@ -53,6 +54,9 @@ def _label(shown: str, rest: str) -> Text:
 
 def render_tree(result: ToolResult, console: Console) -> None:
     """Print a listing as a tree whose every node is still the entry's complete path."""
+    from rich.text import Text
+    from rich.tree import Tree
+
     tree = Tree("", hide_root=True, guide_style="dim")
     nodes: dict[str, Tree] = {}
     before: list[Text] = []
@@ -97,6 +101,8 @@ def register(app: typer.Typer) -> None:
         """List a directory as complete paths, breadth-first, within a token budget."""
 
         def call() -> ToolResult:
+            from .._dirs import list_dir
+
             return list_dir(
                 path,
                 depth=depth,
@@ -106,13 +112,10 @@ def register(app: typer.Typer) -> None:
                 budget=budget,
             )
 
-        if as_json or not sys.stdout.isatty():
-            run_tool(call, as_json)
-            return
-        try:
-            result = call()
-        except InvalidArgument as exc:
-            fail(exc.message, 2)
-        except WuuError as exc:
-            fail(exc.message, 1)
-        render_tree(result, Console(highlight=False, soft_wrap=True))
+        run_tool(call, as_json, _render)
+
+
+def _render(result: ToolResult) -> None:
+    from rich.console import Console
+
+    render_tree(result, Console(highlight=False, soft_wrap=True))

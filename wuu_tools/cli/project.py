@@ -15,7 +15,6 @@ import typer
 
 from .._budget import resolve_budget
 from .._errors import StoreError
-from .._external import project_result
 from .._result import ToolResult
 from .._store import current_store
 from ._output import fail, run_tool
@@ -63,6 +62,13 @@ def _project_log(data: bytes, tool: str | None, budget: int | None) -> ToolResul
     return project_log(
         ref, budget=resolved, explicit_budget=budget, verdict=None, meta={"tool": tool} if tool else None
     )
+
+
+def project_result(result: Any, tool: str | None = None, budget: int | None = None) -> ToolResult:
+    """``wuu_tools.project_result``, imported when a command needs it (keeps ``wuu`` quick to start)."""
+    from .._external import project_result as project
+
+    return project(result, tool=tool, budget=budget)
 
 
 def register(app: typer.Typer) -> None:

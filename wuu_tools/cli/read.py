@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from .._files import read_file
 from ._output import run_tool
 
 
@@ -20,6 +19,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
         """Show a file as whole numbered lines: head and tail first, the middle on request."""
+        from .._files import read_file
+
         run_tool(
             lambda: read_file(
                 path,

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from .._commands import run_command
 from .._result import ToolResult
 from ._output import run_tool
 
@@ -44,5 +43,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved)."""
         target: str | list[str] = " ".join(command) if shell else list(command)
+        from .._commands import run_command
+
         result = run_tool(lambda: run_command(target, cwd=cwd, timeout=timeout, budget=budget), as_json)
         raise typer.Exit(exit_status(result))

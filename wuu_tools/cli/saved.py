@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from .._saved import read_saved
 from ._output import run_tool
 
 
@@ -19,6 +18,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
         """Read a saved result by lines, or grep it with --pattern."""
+        from .._saved import read_saved
+
         run_tool(
             lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget),
             as_json,
