@@ -15,11 +15,11 @@ fit without counting at all.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
 
+from ._env import env_int
 from ._errors import InvalidArgument
 
 __all__ = [
@@ -107,13 +107,7 @@ def count_tokens_batch(texts: Sequence[str]) -> list[int]:
 def resolve_budget(budget: int | None) -> int:
     """The budget in force: the call's, else ``WUU_BUDGET``, else :data:`DEFAULT_BUDGET`."""
     if budget is None:
-        raw = os.environ.get("WUU_BUDGET", "").strip()
-        if not raw:
-            return DEFAULT_BUDGET
-        try:
-            budget = int(raw)
-        except ValueError:
-            raise InvalidArgument(f"WUU_BUDGET={raw!r} is not a whole number of tokens") from None
+        budget = env_int("WUU_BUDGET", DEFAULT_BUDGET, unit="tokens")
     if isinstance(budget, bool) or not isinstance(budget, int):
         raise InvalidArgument(f"budget must be a whole number of tokens, not {budget!r}")
     if not MIN_BUDGET <= budget <= MAX_BUDGET:

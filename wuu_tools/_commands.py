@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
 from ._budget import HARD_CAP_BYTES, count_tokens, resolve_budget
+from ._env import env_int
 from ._errors import InvalidArgument, NotAFile, SourceNotFound
 from ._logsink import LogSink
 from ._logview import project_log
@@ -64,16 +65,7 @@ QUIET_ENV = {
 
 
 def _log_max_bytes() -> int:
-    raw = os.environ.get("WUU_LOG_MAX_BYTES", "").strip()
-    if not raw:
-        return DEFAULT_LOG_MAX_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        raise InvalidArgument(f"WUU_LOG_MAX_BYTES={raw!r} is not a whole number of bytes") from None
-    if value < MIN_LOG_MAX_BYTES:
-        raise InvalidArgument(f"WUU_LOG_MAX_BYTES must be at least {MIN_LOG_MAX_BYTES}, not {value}")
-    return value
+    return env_int("WUU_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, minimum=MIN_LOG_MAX_BYTES, unit="bytes")
 
 
 def _check(command: Any, cwd: Any, timeout: Any) -> list[str]:

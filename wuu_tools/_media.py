@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._errors import InvalidArgument, StoreError
+from ._env import env_int
+from ._errors import StoreError
 from ._store import Store
 from ._text import human_size
 
@@ -30,16 +30,7 @@ DEFAULT_MEDIA_MAX_BYTES = 5 * 1024 * 1024
 
 def media_limit() -> int:
     """The media size limit in force: ``WUU_MEDIA_MAX_BYTES``, else 5 MiB."""
-    raw = os.environ.get("WUU_MEDIA_MAX_BYTES", "").strip()
-    if not raw:
-        return DEFAULT_MEDIA_MAX_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        raise InvalidArgument(f"WUU_MEDIA_MAX_BYTES={raw!r} is not a whole number of bytes") from None
-    if value < 0:
-        raise InvalidArgument(f"WUU_MEDIA_MAX_BYTES must be >= 0, not {value}")
-    return value
+    return env_int("WUU_MEDIA_MAX_BYTES", DEFAULT_MEDIA_MAX_BYTES, unit="bytes")
 
 
 @dataclass

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ._env import env_int
 from ._errors import InvalidReference, SourceNotFound, StoreError, WuuError
 
 __all__ = ["Store", "StoreWriter", "current_store", "use_store"]
@@ -47,14 +48,7 @@ def _default_root() -> Path:
 
 
 def _max_bytes_from_env() -> int:
-    raw = os.environ.get("WUU_STORE_MAX_BYTES", "").strip()
-    if not raw:
-        return DEFAULT_MAX_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        return DEFAULT_MAX_BYTES
-    return max(value, 0)
+    return env_int("WUU_STORE_MAX_BYTES", DEFAULT_MAX_BYTES, unit="bytes")
 
 
 class Store:
