@@ -84,8 +84,8 @@ class _Lines:
         for n, c in zip(new, count_tokens_batch([self.text[n] for n in new]), strict=True):
             self.cost[n] = c + 1
 
-    def tail_from(self, budget: int, floor: int) -> int:
-        """The first line of the longest tail (down to ``floor``) that fits ``budget``."""
+    def tail_from(self, budget: int, floor: int, free: frozenset[int] = frozenset()) -> int:
+        """The first line of the longest tail (down to ``floor``) that fits ``budget``; ``free`` lines cost nothing."""
         first = self.lf.total_lines + 1
         used = 0
         window = min(READ_WINDOW, max(4096, budget * 8))
@@ -94,9 +94,10 @@ class _Lines:
             batch_first = first - max(1, len(raws))
             self.load(batch_first, first - 1)
             for n in range(first - 1, batch_first - 1, -1):
-                if used + self.cost[n] > budget:
+                cost = 0 if n in free else self.cost[n]
+                if used + cost > budget:
                     return first
-                used += self.cost[n]
+                used += cost
                 first = n
             window = min(READ_WINDOW, window * 2)
         return first
@@ -142,18 +143,24 @@ def _plan(lines: _Lines, scan: Scan, body: int) -> _Plan:
     reserve = sum(lines.cost[n] for n in summaries)
     used = _fill_evidence(lines, plan, ranked, int(body * EVIDENCE_SHARE) - reserve) if ranked else 0
     evidence = {n for a, b in plan.blocks for n in range(a, b + 1)}
-    floor = max(evidence, default=0) + 1
+    # Evidence that runs to the last line does not end the tail: the tail still shows what led up
+    # to it (shown evidence lines cost nothing there and are not repeated).
+    trailing = total
+    while trailing in evidence:
+        trailing -= 1
+    free = frozenset(n for n in evidence if n > trailing)
+    floor = max(evidence - free, default=0) + 1
     rest = body - used - reserve
-    plan.tail_first = lines.tail_from(int(rest * 0.75), floor)
+    plan.tail_first = lines.tail_from(int(rest * 0.75), floor, free)
     plan.summaries = [n for n in summaries if n < plan.tail_first and n not in evidence]
     rest += reserve - sum(lines.cost[n] for n in plan.summaries)
-    tail_used = sum(lines.cost[n] for n in range(plan.tail_first, total + 1))
+    tail_used = sum(lines.cost[n] for n in range(plan.tail_first, total + 1) if n not in free)
     ceiling = min([plan.tail_first - 1, *(n - 1 for n in evidence | set(plan.summaries))])
     plan.head_last = lines.head_to(rest - tail_used, ceiling)
     if plan.head_last < ceiling and plan.tail_first > max(floor, plan.head_last + 1):
         head_used = sum(lines.cost[n] for n in range(1, plan.head_last + 1))
         summary_cost = sum(lines.cost[n] for n in plan.summaries)
-        plan.tail_first = lines.tail_from(rest - head_used - summary_cost, max(floor, plan.head_last + 1))
+        plan.tail_first = lines.tail_from(rest - head_used - summary_cost, max(floor, plan.head_last + 1), free)
         plan.summaries = [n for n in plan.summaries if n < plan.tail_first]
     return plan
 
@@ -321,11 +328,13 @@ def _render(
             shown.update(plan.summaries)
         elif out[-1] == "  …":
             out.pop()
-    if plan.tail_first <= total:
+    tail = [n for n in range(plan.tail_first, total + 1) if n not in shown]
+    if tail:
         label = "tail" if plan.tail_first > plan.head_last + 1 else "lines"
-        out.append(f"[{label}: lines {plan.tail_first:,}-{total:,}]")
-        out.extend(lines.text[n] for n in range(plan.tail_first, total + 1))
-        shown.update(range(plan.tail_first, total + 1))
+        where = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in ranges(tail))
+        out.append(f"[{label}: lines {where}]")
+        out.extend(lines.text[n] for n in tail)
+        shown.update(tail)
     if plan.head_last >= 1:
         out.append(f"[head: lines 1-{plan.head_last:,}]")
         out.extend(lines.text[n] for n in range(1, plan.head_last + 1))
