@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Measure every speed and memory target of the tool issues against the standard tool, in one run.
+
+Each benchmark runs the wuu-tools side and the standard tool (``wc -l``, ``tail``, ``find``,
+shell redirection, a direct upstream MCP call) several times in the same run and compares
+medians; peak RSS is each child process's own (``wait4``). Prints one table and exits 1
+when a target is missed (or cannot be measured), 0 otherwise. Not run in CI (minutes, GBs)::
+
+    python scripts/bench.py                  # everything, full sizes
+    python scripts/bench.py --quick          # 1/10 sizes, fewer runs: a smoke run
+    python scripts/bench.py --only ls-first-view,mcp-proxy
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_inputs import big_text, claude_jsonl, small_file, tree
+from bench_support import MB, Ctx, Row, child, fresh_calls, info, med, runs, secs, table, unavailable, wuu_argv
+
+ROOT = Path(__file__).resolve().parents[1]
+EVERYTHING = ROOT / ".ci/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+
+
+def _big(ctx: Ctx) -> tuple[Path, int]:
+    if "big" not in ctx.made:
+        path = ctx.tmp / "big.log"
+        lines = big_text(path, (100 if ctx.quick else 1000) * MB)
+        subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
+        ctx.made["big"] = (path, lines)
+    return ctx.made["big"]  # type: ignore[return-value]
+
+
+def bench_read_first_view(ctx: Ctx) -> list[Row]:
+    path, _ = _big(ctx)
+    size = f"{path.stat().st_size / MB:,.0f} MB"
+    ref, _, _ = runs(ctx, ["wc", "-l", str(path)])
+    try:
+        times, rss = fresh_calls(ctx, "from wuu_tools import read_file", f"read_file({str(path)!r})")
+    except RuntimeError as exc:
+        return [unavailable("read-first-view", f"read_file first view, {size}", "≤ 1.5×", str(exc))]
+    cli, _, codes = runs(ctx, [*wuu_argv(), "read", str(path)], fresh_store=True)
+    ratio = med(times) / med(ref)
+    return [
+        Row(
+            "read-first-view",
+            f"read_file first view of a {size} file, fresh process (vs wc -l)",
+            secs(med(times)),
+            secs(med(ref)),
+            f"{ratio:.2f}×",
+            "≤ 1.5×",
+            ratio <= 1.5,
+        ),
+        Row(
+            "read-first-view",
+            "peak RSS of that process",
+            f"{max(rss) / MB:.0f} MB",
+            "–",
+            f"{max(rss) / MB:.0f} MB",
+            "≤ 100 MB",
+            max(rss) <= 100 * MB,
+        ),
+        info("read-first-view", "the same through the CLI: wuu read, cold process", med(cli), codes),
+    ]
+
+
+def bench_read_continuation(ctx: Ctx) -> list[Row]:
+    path, lines = _big(ctx)
+    line = 10_000_000 if lines > 10_000_100 else lines * 4 // 5
+    env = ctx.store()
+    code = (
+        "import json, time\nfrom wuu_tools import read_file\n"
+        f"p = {str(path)!r}\nfirst = read_file(p)\nts = []\n"
+        f"for k in range({ctx.runs}):\n"
+        f"    t = time.perf_counter(); r = read_file(p, start_line={line} + 1000 * k, revision=first.revision)\n"
+        "    ts.append(time.perf_counter() - t)\n"
+        "    assert r.text and 'error' not in r.meta, r.text[:200]\n"
+        "print(json.dumps({'times': ts}))"
+    )
+    try:
+        times = child(code, env)["times"]
+    except RuntimeError as exc:
+        return [unavailable("read-continuation", f"read_file at line {line:,}", "≤ 50 ms", str(exc))]
+    finally:
+        shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
+    ref, _, _ = runs(ctx, ["sh", "-c", f"tail -n +{line} {path} | head -n 100 > /dev/null"])
+    t = med(times)
+    return [
+        Row(
+            "read-continuation",
+            f"read_file(start_line={line:,}) after the first view (vs tail -n +N | head)",
+            secs(t),
+            secs(med(ref)),
+            secs(t),
+            "≤ 50 ms",
+            t <= 0.05,
+        )
+    ]
+
+
+def bench_read_cold(ctx: Ctx) -> list[Row]:
+    path = ctx.tmp / "small.py"
+    small_file(path)
+    saved = ctx.runs
+    ctx.runs = max(ctx.runs, 10)
+    ref, _, _ = runs(ctx, ["cat", str(path)])
+    times, _, codes = runs(ctx, [*wuu_argv(), "read", str(path)], fresh_store=True)
+    ctx.runs = saved
+    t = med(times)
+    return [
+        Row(
+            "read-cold",
+            "wuu read of a 300-line file, cold process (vs cat)",
+            secs(t),
+            secs(med(ref)),
+            secs(t),
+            "≤ 0.35 s",
+            t <= 0.35 and codes == {0},
+        )
+    ]
+
+
+def bench_run_output(ctx: Ctx) -> list[Row]:
+    n = (100 if ctx.quick else 1000) * 1_000_000
+    name = "run-output"
+    probe = subprocess.run([*wuu_argv(), "run", "--help"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        why = "`wuu run` is not available in this checkout"
+        return [
+            unavailable(name, "wuu run -- yes | head", "≤ 1.3×", why),
+            unavailable(name, "peak RSS of wuu run", "≤ 100 MB", why),
+        ]
+    out = ctx.tmp / "out.txt"
+    ref, _, _ = runs(ctx, ["sh", "-c", f"yes | head -c {n} > {out}"], clean=lambda: out.unlink(missing_ok=True))
+    times, rss, codes = runs(ctx, [*wuu_argv(), "run", "--", "sh", "-c", f"yes | head -c {n}"], fresh_store=True)
+    ratio = med(times) / med(ref)
+    return [
+        Row(
+            name,
+            f"wuu run -- sh -c 'yes | head -c {n:,}' vs > out.txt",
+            secs(med(times)),
+            secs(med(ref)),
+            f"{ratio:.2f}×" + ("" if codes == {0} else f" (exit {sorted(codes)})"),
+            "≤ 1.3×",
+            ratio <= 1.3 and codes == {0},
+        ),
+        Row(
+            name,
+            "peak RSS of wuu run",
+            f"{max(rss) / MB:.0f} MB",
+            "–",
+            f"{max(rss) / MB:.0f} MB",
+            "≤ 100 MB",
+            max(rss) <= 100 * MB,
+        ),
+    ]
+
+
+def _tree(ctx: Ctx) -> Path:
+    if "tree" not in ctx.made:
+        root = ctx.tmp / "tree"
+        scale = 10 if ctx.quick else 1
+        tree(root, 50_000 // scale, 150_000 // scale)
+        subprocess.run(["find", str(root)], stdout=subprocess.DEVNULL, check=True)  # warm the dentry cache
+        ctx.made["tree"] = root
+    return ctx.made["tree"]  # type: ignore[return-value]
+
+
+def bench_ls_first_view(ctx: Ctx) -> list[Row]:
+    root = _tree(ctx)
+    count = sum(1 for _ in root.rglob("*"))
+    ref, _, _ = runs(ctx, ["sh", "-c", "find . | wc -l"], cwd=root)
+    try:
+        times, _ = fresh_calls(ctx, "from wuu_tools._dirs import list_dir", f"list_dir({str(root)!r})")
+    except RuntimeError as exc:
+        return [unavailable("ls-first-view", "list_dir first view", "≤ 0.5×", str(exc))]
+    cli, _, codes = runs(ctx, [*wuu_argv(), "ls", str(root)], fresh_store=True)
+    ratio = med(times) / med(ref)
+    return [
+        Row(
+            "ls-first-view",
+            f"list_dir first view, {count:,} entries, 3/4 in ignored node_modules, fresh process (vs find . | wc -l)",
+            secs(med(times)),
+            secs(med(ref)),
+            f"{ratio:.2f}×",
+            "≤ 0.5×",
+            ratio <= 0.5,
+        ),
+        info("ls-first-view", "the same through the CLI: wuu ls, cold process", med(cli), codes),
+    ]
+
+
+def bench_ls_chain(ctx: Ctx) -> list[Row]:
+    src = _tree(ctx) / "src"
+    code = (
+        "import json, time\nfrom wuu_tools._dirs import list_dir\n"
+        f"t = time.perf_counter(); r = list_dir({str(src)!r}); calls = 1\n"
+        "while r.continuation is not None:\n"
+        "    r = list_dir(**r.continuation['args']); calls += 1\n"
+        "print(json.dumps({'time': time.perf_counter() - t, 'calls': calls}))"
+    )
+    times = []
+    calls = 0
+    for _ in range(ctx.runs):
+        env = ctx.store()
+        try:
+            got = child(code, env)
+        except RuntimeError as exc:
+            return [unavailable("ls-chain", "list_dir cursor chain", "≤ 1.5×", str(exc))]
+        finally:
+            shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
+        times.append(got["time"])
+        calls = int(got["calls"])
+    ref, _, _ = runs(ctx, ["sh", "-c", "find . | sort > /dev/null"], cwd=src)
+    ratio = med(times) / med(ref)
+    files = sum(1 for _ in src.rglob("*"))
+    return [
+        Row(
+            "ls-chain",
+            f"full list_dir cursor chain, {files:,} entries, {calls} calls (vs find . | sort)",
+            secs(med(times)),
+            secs(med(ref)),
+            f"{ratio:.2f}×",
+            "≤ 1.5×",
+            ratio <= 1.5,
+        )
+    ]
+
+
+def bench_conv_first_view(ctx: Ctx) -> list[Row]:
+    path = ctx.tmp / "session.jsonl"
+    claude_jsonl(path, 3 * MB)
+    code = (
+        "import json, time\nfrom wuu_tools.conversations import read_conversation\n"
+        f"t = time.perf_counter(); r = read_conversation({str(path)!r})\n"
+        "print(json.dumps({'time': time.perf_counter() - t}))"
+    )
+    times = []
+    for _ in range(ctx.runs):
+        env = ctx.store()
+        try:
+            times.append(child(code, env)["time"])
+        except RuntimeError as exc:
+            return [unavailable("conv-first-view", "read_conversation, 3 MB", "≤ 0.5 s", str(exc))]
+        finally:
+            shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
+    ref, _, _ = runs(ctx, ["tail", "-n", "50", str(path)])
+    t = med(times)
+    size = path.stat().st_size / MB
+    return [
+        Row(
+            "conv-first-view",
+            f"read_conversation first view, {size:.1f} MB JSONL, fresh process (vs tail)",
+            secs(t),
+            secs(med(ref)),
+            secs(t),
+            "≤ 0.5 s",
+            t <= 0.5,
+        )
+    ]
+
+
+def bench_mcp_proxy(ctx: Ctx) -> list[Row]:
+    from bench_mcp import measure
+
+    calls = 50 if ctx.quick else 200
+    try:
+        label, direct, proxied = measure(calls, EVERYTHING, ctx.tmp)
+    except Exception as exc:  # report any failure of the setup as an unmet target
+        return [unavailable("mcp-proxy", "proxy overhead per call", "≤ 10 ms", f"{type(exc).__name__}: {exc}")]
+    over = med(proxied) - med(direct)
+    return [
+        Row(
+            "mcp-proxy",
+            f"tool call via wuu mcp proxy vs direct, median of {calls} ({label})",
+            secs(med(proxied)),
+            secs(med(direct)),
+            f"+{over * 1000:.1f} ms",
+            "≤ 10 ms",
+            over <= 0.010,
+        )
+    ]
+
+
+BENCHMARKS: dict[str, Callable[[Ctx], list[Row]]] = {
+    "read-first-view": bench_read_first_view,
+    "read-continuation": bench_read_continuation,
+    "read-cold": bench_read_cold,
+    "run-output": bench_run_output,
+    "ls-first-view": bench_ls_first_view,
+    "ls-chain": bench_ls_chain,
+    "conv-first-view": bench_conv_first_view,
+    "mcp-proxy": bench_mcp_proxy,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help=f"comma-separated benchmarks: {', '.join(BENCHMARKS)}")
+    parser.add_argument("--quick", action="store_true", help="1/10 input sizes and 3 runs")
+    parser.add_argument("--runs", type=int, help="runs per measurement (default: 5, or 3 with --quick)")
+    parser.add_argument("--tmp", type=Path, help="where the big inputs go (default: a new temp folder)")
+    args = parser.parse_args(argv)
+    names = args.only.split(",") if args.only else list(BENCHMARKS)
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        parser.error(f"unknown benchmarks: {', '.join(unknown)} (known: {', '.join(BENCHMARKS)})")
+    tmp = Path(tempfile.mkdtemp(prefix="wuu-bench-", dir=args.tmp))
+    ctx = Ctx(tmp, args.quick, args.runs or (3 if args.quick else 5), {})
+    rows: list[Row] = []
+    try:
+        for name in names:
+            print(f"running {name} ...", file=sys.stderr, flush=True)
+            rows += BENCHMARKS[name](ctx)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(table(rows))
+    targets = [r for r in rows if r.target != "–"]  # the rest are information (the same through the CLI)
+    missed = [r for r in rows if not r.ok]
+    met = len(targets) - len([r for r in missed if r in targets])
+    print(f"\n{met}/{len(targets)} targets met" + (" (--quick sizes)" if args.quick else ""))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
