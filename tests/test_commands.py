@@ -183,8 +183,11 @@ def test_store_failure_returns_the_output_unshortened_and_no_reference(
     assert r.source is None and r.continuation is None
     assert "could not be saved" in r.text and "log-" not in r.text
     assert r.meta["exit_code"] == 2 and r.meta["unsaved_bytes"] > 0
+    assert r.complete is False  # output was lost, and the result says so
     assert len(r.text.encode()) <= HARD_CAP_BYTES
     assert "1\n2\n3\n" in r.text
+    small = run_command("echo only this; exit 0", timeout=60)
+    assert small.complete is True and small.meta["unsaved_bytes"] == 0 and "only this" in small.text
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -266,10 +266,11 @@ def _unsaved(verdict: str, sink: LogSink, meta: dict[str, Any]) -> ToolResult:
     reason = sink.error.message if sink.error else "the store failed"
     note = f"[the output could not be saved ({reason}); no reference is given]"
     body = sink.memory.decode("utf-8", "replace")
-    lost = sink.size - len(sink.memory)
-    tail = f"[the remaining {human_size(lost)} of output were lost: not saved]" if lost > 0 else ""
-    room = HARD_CAP_BYTES - len(verdict.encode()) - len(note.encode()) - len(tail.encode()) - 8
+    room = HARD_CAP_BYTES - len(verdict.encode()) - len(note.encode()) - 80
     raw = body.encode()[:room].decode("utf-8", "ignore")
+    lost = max(sink.size - len(raw.encode()), 0)
+    tail = f"[the remaining {human_size(lost)} of output were lost: not saved]" if lost else ""
     text = "\n".join(x for x in (verdict, note, "\n".join(clean_terminal(s) for s in raw.split("\n")), tail) if x)
-    meta = {**meta, "total_lines": sink.saved_lines, "shown": [], "omitted": [], "unsaved_bytes": max(lost, 0)}
-    return ToolResult(text=text, complete=True, meta=meta)
+    meta = {**meta, "total_lines": sink.saved_lines, "shown": [], "omitted": [], "unsaved_bytes": lost}
+    # Nothing to continue with (no reference), and complete only if nothing was lost.
+    return ToolResult(text=text, complete=lost == 0, meta=meta)
