@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _trees import make
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,18 +28,6 @@ _spec = importlib.util.spec_from_file_location("trees", ROOT / "fixtures" / "tre
 assert _spec is not None and _spec.loader is not None
 trees = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(trees)
-
-
-def make(root: Path, files: dict[str, str]) -> Path:
-    """Write ``{relative path: content}``; a path ending in ``/`` makes an empty directory."""
-    for rel, content in files.items():
-        path = root / rel
-        if rel.endswith("/"):
-            path.mkdir(parents=True, exist_ok=True)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content)
-    return root
 
 
 def entry_paths(result: ToolResult) -> list[str]:

@@ -7,23 +7,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _trees import make
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools._dirwalk import Walker
 from wuu_tools._ignore import IgnoreRules
-
-
-def make(root: Path, files: dict[str, str]) -> Path:
-    """Write ``{relative path: content}``; a path ending in ``/`` makes an empty directory."""
-    for rel, content in files.items():
-        path = root / rel
-        if rel.endswith("/"):
-            path.mkdir(parents=True, exist_ok=True)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content)
-    return root
 
 
 def verdicts(root: Path, include_ignored: bool = True) -> dict[str, str | None]:

@@ -13,20 +13,17 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import anyio
 import pytest
 
 pytest.importorskip("mcp", reason="mcp (the [mcp] extra) is not installed")
 
 import mcp_types as types
+from _mcp_client import facts, run_client
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
-
-from wuu_tools.mcp._convert import RESULT_META_KEY
 
 T = TypeVar("T")
 UPSTREAM = str(Path(__file__).with_name("_upstream_server.py"))
@@ -49,20 +46,6 @@ def proxy(*upstream: str, budget: int = 200, timeout: float | None = None) -> St
 
 def python_upstream(**kw: Any) -> StdioServerParameters:
     return proxy(sys.executable, UPSTREAM, **kw)
-
-
-def run_client(params: StdioServerParameters, body: Callable[[Client], Awaitable[T]]) -> T:
-    async def main() -> T:
-        with anyio.fail_after(120):
-            async with Client(params) as client:
-                return await body(client)
-
-    return anyio.run(main)
-
-
-def facts(result: types.CallToolResult) -> dict[str, Any]:
-    assert result.meta is not None, "the proxy puts its facts in _meta"
-    return result.meta[RESULT_META_KEY]
 
 
 def text(result: types.CallToolResult) -> str:

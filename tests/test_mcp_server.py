@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-import anyio
 import pytest
 
 pytest.importorskip("mcp", reason="mcp (the [mcp] extra) is not installed")
 
 import mcp_types as types
+from _mcp_client import facts, run_client
 from mcp import Client, StdioServerParameters
 
 from wuu_tools import ToolResult
 from wuu_tools._toolset import MODEL_TOOLS
-from wuu_tools.mcp._convert import RESULT_META_KEY, to_mcp_result
+from wuu_tools.mcp._convert import to_mcp_result
 
 T = TypeVar("T")
 
@@ -31,20 +30,6 @@ def wuu_command(*args: str) -> StdioServerParameters:
     else:
         command, prefix = sys.executable, ["-c", "from wuu_tools.cli import main; main()"]
     return StdioServerParameters(command=command, args=[*prefix, *args], env=dict(os.environ))
-
-
-def run_client(params: StdioServerParameters, body: Callable[[Client], Awaitable[T]]) -> T:
-    async def main() -> T:
-        with anyio.fail_after(120):
-            async with Client(params) as client:
-                return await body(client)
-
-    return anyio.run(main)
-
-
-def facts(result: types.CallToolResult) -> dict[str, Any]:
-    assert result.meta is not None
-    return result.meta[RESULT_META_KEY]
 
 
 @pytest.fixture
