@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -25,7 +25,6 @@ from _mcp_client import facts, run_client
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-T = TypeVar("T")
 UPSTREAM = str(Path(__file__).with_name("_upstream_server.py"))
 REPO = Path(__file__).resolve().parents[1]
 EVERYTHING_IN_CHECKOUT = REPO / ".ci/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -18,8 +17,6 @@ from mcp import Client, StdioServerParameters
 from wuu_tools import ToolResult
 from wuu_tools._toolset import MODEL_TOOLS
 from wuu_tools.mcp._convert import to_mcp_result
-
-T = TypeVar("T")
 
 
 def wuu_command(*args: str) -> StdioServerParameters:
