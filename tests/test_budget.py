@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from wuu_tools import InvalidArgument
@@ -66,11 +68,14 @@ def test_fallback_estimate_when_the_encoding_is_missing(monkeypatch: pytest.Monk
     assert b.fit_prefix("x" * 100, 10) == 30
 
 
-def test_vocabulary_cache_is_written_once_and_survives_corruption(store_dir) -> None:  # type: ignore[no-untyped-def]
+def test_vocabulary_cache_is_written_once_and_survives_corruption(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from wuu_tools._budget import _load_encoding
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     enc = _load_encoding()
-    caches = list((store_dir / "cache").glob("cl100k-*.marshal"))
+    caches = list((tmp_path / "wuu-tools" / "cache").glob("cl100k-*.marshal"))
     assert len(caches) == 1 and oct(caches[0].stat().st_mode & 0o777) == "0o600"
     assert _load_encoding().encode_ordinary("hello world") == enc.encode_ordinary("hello world") == [15339, 1917]
     caches[0].write_bytes(b"not marshal data")

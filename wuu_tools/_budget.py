@@ -26,7 +26,6 @@ from typing import Any
 
 from ._env import env_int
 from ._errors import InvalidArgument
-from ._store import current_store
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -74,11 +73,18 @@ def _get_encoding() -> Any:
     return _encoding
 
 
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base).expanduser() if base else Path.home() / ".cache") / "wuu-tools" / "cache"
+
+
 def _load_encoding() -> Any:
     """Build the encoding, from a private marshal cache of its ranks when one is there.
 
     Parsing the shipped base64 vocabulary costs ~0.2 s per process; the cache (written once,
-    under the store's ``cache/`` folder, keyed on the vocabulary file's size and mtime) cuts
+    in the user cache dir, ``$XDG_CACHE_HOME/wuu-tools/cache`` or ``~/.cache/wuu-tools/cache``,
+    whatever ``WUU_STORE`` says: it is package data, not a saved result; keyed on the vocabulary
+    file's size and mtime) cuts
     that to ~0.04 s, which matters for a command-line tool started once per call. marshal
     holds plain data only; a cache that fails to load or check is ignored and rewritten.
     """
@@ -88,7 +94,7 @@ def _load_encoding() -> Any:
     data = Path(offline.__file__).parent / "data" / "cl100k_base.tiktoken"
     try:
         st = data.stat()
-        cache = current_store().root / "cache" / f"cl100k-{st.st_size}-{st.st_mtime_ns}.marshal"
+        cache = _cache_dir() / f"cl100k-{st.st_size}-{st.st_mtime_ns}.marshal"
     except OSError:
         return tiktoken.get_encoding(ENCODING)
     try:
