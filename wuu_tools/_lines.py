@@ -262,7 +262,8 @@ class LineFile:
     def revision(self) -> str:
         return self.index.revision
 
-    def _pread(self, offset: int, n: int) -> bytes:
+    def pread(self, offset: int, n: int) -> bytes:
+        """Up to ``n`` bytes at ``offset`` (one positioned read; the file position is not used)."""
         return os.pread(self._fh.fileno(), n, offset)
 
     def offset(self, line: int) -> int:
@@ -275,7 +276,7 @@ class LineFile:
         marks = self.index.marks
         chunk = bisect.bisect_left(marks, k) - 1  # last chunk starting with fewer than k newlines before it
         base = chunk * CHUNK
-        data = self._pread(base, CHUNK)
+        data = self.pread(base, CHUNK)
         need = k - marks[chunk]
         pos = -1
         for _ in range(need):
@@ -301,7 +302,7 @@ class LineFile:
         """
         start = self.offset(first)
         end = self.offset(last + 1)
-        data = self._pread(start, min(end - start, max_bytes + 1))
+        data = self.pread(start, min(end - start, max_bytes + 1))
         if len(data) == end - start:
             if data.endswith(b"\n"):
                 data = data[:-1]
@@ -315,11 +316,11 @@ class LineFile:
         """Whole raw lines ending at ``last`` (not before line ``floor``) within ``max_bytes``, in order."""
         end = self.line_end(last)
         start = max(self.offset(floor), end - max_bytes)
-        data = self._pread(start, end - start)
+        data = self.pread(start, end - start)
         lines = data.split(b"\n")
         if start > self.offset(floor) and start > 0:
             # The first piece may be the tail of a longer line: drop it unless it is whole.
-            prev = self._pread(start - 1, 1)
+            prev = self.pread(start - 1, 1)
             if prev != b"\n":
                 lines = lines[1:]
         return lines
@@ -332,7 +333,7 @@ class LineFile:
         """
         pos = self.offset(line)
         end = self.line_end(line)
-        if end > pos and self._pread(end - 1, 1) == b"\r":
+        if end > pos and self.pread(end - 1, 1) == b"\r":
             end -= 1
         skipped = 0
         mark = _char_marks.get((_key(self.stat), line, start_char))
@@ -345,7 +346,7 @@ class LineFile:
         overflow = False
         self._text_start: int | None = pos if skipped == start_char else None
         while pos < end:
-            block = self._pread(pos, min(READ_BLOCK, end - pos))
+            block = self.pread(pos, min(READ_BLOCK, end - pos))
             if not block:
                 break
             block_start = pos

@@ -85,7 +85,7 @@ def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int) ->
     line = first
     carry = b""
     while pos < end or carry:
-        block = lf._pread(pos, min(SCAN_BLOCK, end - pos)) if pos < end else b""
+        block = lf.pread(pos, min(SCAN_BLOCK, end - pos)) if pos < end else b""
         pos += len(block)
         data = carry + block
         if pos < end:

@@ -164,10 +164,11 @@ def _result(
     if frame.changed_from is not None:
         info["revision_changed"] = {"from": frame.changed_from, "to": frame.revision}
     info.update(meta)
+    shown_set = set(shown)
     attachments = tuple(
         {**a, "turn": t.number}
         for t in conv.turns
-        if t.number in set(shown)
+        if t.number in shown_set
         for a in [*t.attachments, *(x for c in t.calls if c.output for x in c.output.attachments)]
     )
     return ToolResult(
