@@ -190,3 +190,31 @@ def test_agrees_with_git_check_ignore(
     git_ignored = {line.rstrip("/") for line in shown.stdout.splitlines() if line}
     our_ignored = {p for p in paths if ours[p] is not None}
     assert our_ignored == git_ignored
+
+
+def test_directory_only_rules_never_hide_files(tmp_path: Path) -> None:
+    # Every rule ends with "/": files are never checked against them, and a file with an ignored
+    # directory's name is still listed and counted, as git does.
+    make(
+        tmp_path,
+        {
+            ".gitignore": "build/\ncache/\n",
+            "build/out.o": "",
+            "src/build": "",
+            "src/cache/x": "",
+            "src/deep/build": "",
+            "src/deep/cache/y": "",
+        },
+    )
+    v = verdicts(tmp_path, include_ignored=False)
+    assert "build" in v and v["build"] is not None
+    assert v["src/build"] is None
+    assert v["src/deep/build"] is None
+    assert "src/cache" in v and v["src/cache"] is not None
+    walker = Walker(str(tmp_path), depth=1, include_ignored=False)
+    root = walker.scan("", None)
+    src = next(e for e in walker.walk(root) if e.rel == "src")
+    assert src.count == 3  # build (a file), cache/ (shown collapsed), deep/
+    assert root.scope.files_active is False
+    (tmp_path / ".gitignore").write_text("build/\n*.o\n")
+    assert Walker(str(tmp_path), 1, False).scan("", None).scope.files_active is True

@@ -128,7 +128,7 @@ class Walker:
         inner = self.rules.root_scope() if scope is None else scope.enter(rel, {d.name for d in raw})
         keyed: list[tuple[int, str, str, Entry]] = []
         prefix = rel + "/" if rel else ""
-        active = inner.active
+        active = inner.files_active
         for d in raw:
             name = d.name
             crel = prefix + name
@@ -162,7 +162,7 @@ class Walker:
         if self.include_ignored:
             return len(raw), None, mtime
         inner = scope.enter(rel, {d.name for d in raw})
-        if not inner.active:
+        if not inner.files_active:
             return len(raw), None, mtime
         hidden = 0
         prefix = rel + "/"

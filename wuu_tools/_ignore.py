@@ -79,6 +79,7 @@ class _RuleFile:
     origins: tuple[tuple[str, int], ...]  # pattern index -> (rule file label, 1-based line)
     quick: re.Pattern[str] | None  # matches whenever any pattern could match
     by_name: dict[str, tuple[bool, str] | None] | None  # verdicts by name, when no pattern holds a "/"
+    files: bool  # some pattern can match a file (not every pattern ends with "/")
 
     def check(self, rel: str) -> tuple[bool, str] | None:
         """``(ignored, origin)`` for the last matching rule, or None when no rule matches."""
@@ -135,7 +136,20 @@ def _compile(sources: list[tuple[str, list[str]]], prefix: str, strip: int) -> _
     except re.error:
         quick = None
     by_name = {} if all(_name_only(line) for line in lines) else None
-    return _RuleFile(prefix, strip, spec, tuple(origins), quick, by_name)
+    files = any(
+        not _dir_only(line) for line, p in zip(lines, spec.patterns, strict=True) if p.include is not None and p.regex
+    )
+    return _RuleFile(prefix, strip, spec, tuple(origins), quick, by_name, files)
+
+
+def _dir_only(line: str) -> bool:
+    """True for a pattern that ends with ``/``: it matches directories only.
+
+    In git such a pattern never ignores a file on its own; a file is ignored by it only
+    through an ignored parent, and the walk never enters an ignored folder.
+    """
+    body = line.strip().lstrip("!")
+    return len(body) > 1 and body.endswith("/")
 
 
 def _name_only(line: str) -> bool:
@@ -159,6 +173,11 @@ class Scope:
     def active(self) -> bool:
         """True when some rule file applies here (heavy and VCS folders are left out regardless)."""
         return bool(self._files)
+
+    @property
+    def files_active(self) -> bool:
+        """True when some rule in force here can ignore a file (not only directories)."""
+        return any(f.files for f in self._files)
 
     def enter(self, rel: str, names: set[str] | frozenset[str]) -> Scope:
         """The scope of subdirectory ``rel`` (relative to the listed root), given its entry names."""
