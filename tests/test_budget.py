@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wuu_tools import InvalidArgument
 from wuu_tools._budget import (
@@ -13,6 +15,7 @@ from wuu_tools._budget import (
     count_tokens_batch,
     fit_count,
     fit_prefix,
+    line_costs,
     resolve_budget,
     tokenizer_name,
 )
@@ -81,3 +84,26 @@ def test_vocabulary_cache_is_written_once_and_survives_corruption(
     caches[0].write_bytes(b"not marshal data")
     assert _load_encoding().encode_ordinary("hello world") == [15339, 1917]
     assert caches[0].stat().st_size > 1_000_000  # rewritten
+
+
+LINE = st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(LINE, min_size=1, max_size=30), data=st.data())
+def test_line_costs_bound_every_run_of_joined_lines(lines: list[str], data: st.DataObject) -> None:
+    # Any text at all (line breaks, leading spaces, empty lines) — the attribution or its fallback.
+    costs = line_costs(lines)
+    assert len(costs) == len(lines) and all(c >= 1 for c in costs)
+    a = data.draw(st.integers(0, len(lines) - 1))
+    b = data.draw(st.integers(a + 1, len(lines)))
+    assert count_tokens("\n".join(lines[a:b])) <= sum(costs[a:b])
+
+
+def test_line_costs_of_listing_lines_attribute_each_newline_to_its_line() -> None:
+    lines = [f"src/pkg{i:05d}/module_{i}.py  ({i * 37} B)" for i in range(500)] + ["é漢 -> x  (link)"]
+    costs = line_costs(lines)
+    # One tokenization: the costs add up to the joined text with its final newline, exactly.
+    assert sum(costs) == count_tokens("\n".join(lines) + "\n")
+    assert sum(costs) < sum(count_tokens(line) + 1 for line in lines)  # ")\n" is one token, not two
+    assert line_costs([]) == []

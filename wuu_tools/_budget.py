@@ -36,6 +36,7 @@ __all__ = [
     "count_tokens_batch",
     "fit_count",
     "fit_prefix",
+    "line_costs",
     "resolve_budget",
     "tokenizer_name",
     "within",
@@ -147,6 +148,57 @@ def count_tokens_batch(texts: Sequence[str]) -> list[int]:
         return [_estimate(t) for t in texts]
     encode = enc.encode_ordinary
     return [len(encode(t)) if t else 0 for t in texts]
+
+
+_newline_ends: frozenset[int] | None = None
+
+
+def _line_end_tokens(enc: Any) -> frozenset[int]:
+    """The tokens whose bytes end with a newline (built once per process)."""
+    global _newline_ends
+    if _newline_ends is None:
+        ranks = getattr(enc, "_mergeable_ranks", None)
+        if isinstance(ranks, dict):
+            ends = frozenset(r for b, r in ranks.items() if b.endswith(b"\n"))
+        else:
+            ends = frozenset(r for r in range(enc.n_vocab) if _token_ends_line(enc, r))
+        _newline_ends = ends
+    return _newline_ends
+
+
+def _token_ends_line(enc: Any, rank: int) -> bool:
+    try:
+        return bool(enc.decode_single_token_bytes(rank).endswith(b"\n"))
+    except KeyError:  # a gap in the vocabulary
+        return False
+
+
+def line_costs(lines: Sequence[str]) -> list[int]:
+    """Tokens of each line together with the newline that ends it, from one tokenization.
+
+    cl100k ends a piece at a line break (the break closes the piece), so when the lines
+    are joined each token lies within one line or ends at its newline: the tokens up to and
+    including the one that ends line *i* are line *i*'s cost, and ``sum(costs[a:b])`` bounds
+    the tokens of ``"\n".join(lines[a:b])``. Should the lines break that pattern (a line
+    holding a line break, an empty line, a line starting with whitespace), they are counted
+    one by one instead, as ``count_tokens(line) + 1``.
+    """
+    if not lines:
+        return []
+    enc = _get_encoding()
+    if enc is None:
+        return [_estimate(line) + 1 for line in lines]
+    if all(line and not line[0].isspace() and "\n" not in line and "\r" not in line for line in lines):
+        ends = _line_end_tokens(enc)
+        costs: list[int] = []
+        last = -1
+        for i, token in enumerate(enc.encode_ordinary("\n".join(lines) + "\n")):
+            if token in ends:
+                costs.append(i - last)
+                last = i
+        if len(costs) == len(lines):  # one line-ending token per line: the attribution holds
+            return costs
+    return [c + 1 for c in count_tokens_batch(lines)]
 
 
 def resolve_budget(budget: int | None) -> int:

@@ -161,11 +161,12 @@ def _take(source: Iterator[tuple[T, str]], fit: LineFit) -> tuple[list[tuple[T, 
     """The pairs whose lines ``fit`` takes, and whether the source ran out with them.
 
     An entry too large for the whole budget on its own is still taken, alone (an entry is
-    never cut), so every page shows something new.
+    never cut), so every page shows something new. Saved records bring their token cost.
     """
     taken: list[tuple[T, str]] = []
     for pair in source:
-        if not fit.offer(pair[1]):
+        item = pair[0]
+        if not fit.offer(pair[1], item.tokens if isinstance(item, Record) else 0):
             if not taken:
                 taken.append(pair)
             return taken, False

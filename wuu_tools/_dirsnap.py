@@ -2,27 +2,34 @@
 
 The first continuation of a listing walks the tree to the requested depth and saves every
 entry's rendered line in listing order as one store object (``dirlist-<32 hex>``): a JSON
-header line, then one tab-separated record per entry. Later pages read their records from a byte
-offset carried by the cursor (O(page), not O(tree)) and check that the directories those
-records came from have not been modified since (their ``st_mtime_ns``); a modified one
-means the tree changed and the caller re-walks.
+header line, then one tab-separated record per entry. Each record carries its line's token
+cost (:func:`~._budget.line_costs`, counted in a worker thread while the walk goes on:
+tiktoken releases the GIL), so later pages fit their budget without tokenizing. Later pages
+read their records from a byte offset carried by the cursor (O(page), not O(tree)) and check
+that the directories those records came from have not been modified since (their
+``st_mtime_ns``); a modified one means the tree changed and the caller re-walks.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import re
 from collections.abc import Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from ._budget import line_costs
 from ._dircursor import SNAPSHOT_KIND, RevisionHash
 from ._dirwalk import Listing, Walker
 from ._store import Store
 
 __all__ = ["FullListing", "Record", "changed_dirs", "read_records", "records_unchanged", "save_listing", "walk_all"]
 
-_FORMAT = 1
+_FORMAT = 2
+_COST_CHUNK = 4096  # lines per tokenization in the worker thread
 _UNSAFE = re.compile(r"[\t\n\r\\\"]|[\ud800-\udfff]")
 
 
@@ -36,6 +43,7 @@ class Record:
     mtime: int  # a scanned directory's own st_mtime_ns; 0 when there is nothing to check
     index: int
     siblings: int
+    tokens: int = 0  # tokens of its line with the newline after it (see line_costs); 0 when not counted
     nbytes: int = 0  # size of its record in the saved listing
     key: str = ""  # what the revision covers (kept in memory only)
 
@@ -46,12 +54,13 @@ class Record:
             line, flags = json.dumps(line), flags | 1
         if _UNSAFE.search(rel):
             rel, flags = json.dumps(rel), flags | 2
-        return f"{flags}\t{line}\t{rel}\t{self.parent_mtime}\t{self.mtime}\t{self.index}\t{self.siblings}"
+        facts = f"{self.parent_mtime}\t{self.mtime}\t{self.index}\t{self.siblings}\t{self.tokens}"
+        return f"{flags}\t{line}\t{rel}\t{facts}"
 
     @classmethod
     def from_row(cls, raw: bytes) -> Record:
         """Parse a line written by :meth:`to_row` (with its newline)."""
-        flags, line, rel, parent_mtime, mtime, index, siblings = (
+        flags, line, rel, parent_mtime, mtime, index, siblings, tokens = (
             raw.decode("utf-8", "surrogateescape").rstrip("\n").split("\t")
         )
         bits = int(flags)
@@ -62,6 +71,7 @@ class Record:
             int(mtime),
             int(index),
             int(siblings),
+            int(tokens),
             len(raw),
         )
 
@@ -79,20 +89,13 @@ def walk_all(walker: Walker, root: Listing, check_at: int) -> FullListing:
     """Walk the whole listing; ``prefix_revision`` covers its first ``check_at`` entries."""
     records: list[Record] = []
     keys: list[str] = []
-    for entry in walker.walk(root):
-        key = entry.key()
-        keys.append(key)
-        records.append(
-            Record(
-                walker.line(entry),
-                entry.rel,
-                entry.parent_mtime,
-                entry.mtime if entry.kind == "dir" else 0,
-                entry.index,
-                entry.siblings,
-                key=key,
-            )
-        )
+    with _gc_paused(), ThreadPoolExecutor(1, thread_name_prefix="wuu-count") as pool:
+        chunks = _walk_into(walker, root, records, keys, pool)
+        at = 0
+        for chunk in chunks:
+            for cost in chunk.result():
+                records[at].tokens = cost
+                at += 1
     digest = RevisionHash()
     prefix: str | None = None
     if check_at <= len(keys):
@@ -102,6 +105,53 @@ def walk_all(walker: Walker, root: Listing, check_at: int) -> FullListing:
     else:
         digest.add_many(keys)
     return FullListing(records, digest.hexdigest(), prefix)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a walk allocates its records.
+
+    A 50,000-entry walk creates ~200,000 tracked objects, none of them in a cycle; the
+    collector's repeated passes over them cost a third of the walk (measured: 1.1 s -> 0.75 s
+    of CPU). Collection resumes, as it was, when the walk ends or fails.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _walk_into(
+    walker: Walker, root: Listing, records: list[Record], keys: list[str], pool: Executor
+) -> list[Future[list[int]]]:
+    """Walk into ``records`` and ``keys``; the futures of their lines' token costs, chunk by chunk."""
+    chunks: list[Future[list[int]]] = []
+    lines: list[str] = []
+    for entry in walker.walk(root):
+        key = entry.key()
+        keys.append(key)
+        line = walker.line(entry)
+        lines.append(line)
+        if len(lines) == _COST_CHUNK:
+            chunks.append(pool.submit(line_costs, lines))
+            lines = []
+        records.append(
+            Record(
+                line,
+                entry.rel,
+                entry.parent_mtime,
+                entry.mtime if entry.kind == "dir" else 0,
+                entry.index,
+                entry.siblings,
+                key=key,
+            )
+        )
+    if lines:
+        chunks.append(pool.submit(line_costs, lines))
+    return chunks
 
 
 def save_listing(store: Store, listing: FullListing, binding: bytes) -> tuple[str, list[int]]:

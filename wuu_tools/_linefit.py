@@ -39,11 +39,21 @@ class LineFit:
         self._cumulative: list[int] = []
         self._uncounted: list[str] = []  # lines taken on bytes alone, counted once it matters
 
-    def offer(self, line: str) -> bool:
-        """Take ``line`` if it still fits; False (and nothing taken) once it does not."""
+    def offer(self, line: str, cost: int = 0) -> bool:
+        """Take ``line`` if it still fits; False (and nothing taken) once it does not.
+
+        ``cost``, when known (see :func:`~._budget.line_costs`), is the line's tokens with a
+        newline after it, so it is not counted again; every line offered to one fit must then
+        carry its cost.
+        """
         size = len(line.encode("utf-8", "surrogatepass")) + (1 if self.count else 0)
         if self.bytes + size > self.byte_cap:
             return False
+        if cost and self._exact:
+            if self.tokens + cost > self.budget:
+                return False
+            self._take(cost, size)
+            return True
         if not self._exact or (self.bytes + size <= self.budget and len(self._uncounted) == self.count):
             # Every token is at least one byte: this fits without counting anything.
             if self._exact:
