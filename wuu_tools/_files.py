@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 from ._budget import resolve_budget
-from ._errors import InvalidArgument, map_os_error
-from ._lines import LineFile, require_regular
+from ._errors import InvalidArgument
+from ._lines import LineFile
 from ._paging import Subject, check_range, render_view
 from ._result import ToolResult
 from ._sniff import SNIFF_BYTES, classify
@@ -47,10 +45,10 @@ def read_file(
     if revision is not None and not isinstance(revision, str):
         raise InvalidArgument(f"revision must be a string from an earlier result, not {revision!r}")
     resolved = resolve_budget(budget)
-    described = _describe_binary(path)
-    if described is not None:
-        return described
     with LineFile.open(path) as lf:
+        kind = classify(lf.pread(0, SNIFF_BYTES), path)
+        if kind is not None:  # described before any line is counted
+            return _binary(path, kind, lf.stat.st_size)
         return render_view(
             lf,
             Subject(tool="read_file", key={"path": path}, label=path),
@@ -63,33 +61,17 @@ def read_file(
         )
 
 
-def _describe_binary(path: str) -> ToolResult | None:
-    """A one-line result for a binary file, or None for text. Never blocks on a FIFO or device."""
-    try:
-        st = os.stat(path)
-        require_regular(st, path)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise map_os_error(exc, path) from exc
-    try:
-        require_regular(os.fstat(fd), path)
-        head = os.read(fd, SNIFF_BYTES)
-    except OSError as exc:
-        raise map_os_error(exc, path) from exc
-    finally:
-        os.close(fd)
-    kind = classify(head, path)
-    if kind is None:
-        return None
+def _binary(path: str, kind: tuple[str, str], size: int) -> ToolResult:
+    """The one-line result for a binary file."""
     desc, mime = kind
     return ToolResult(
-        text=f"[{path}: binary file, {desc} ({mime}), {human_size(st.st_size)} — no text to show]",
+        text=f"[{path}: binary file, {desc} ({mime}), {human_size(size)} — no text to show]",
         complete=True,
         meta={
             "binary": True,
             "type": desc,
             "mime_type": mime,
-            "size": st.st_size,
+            "size": size,
             "total_lines": None,
             "shown": [],
             "omitted": [],

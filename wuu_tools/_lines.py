@@ -204,14 +204,30 @@ def decode_line(raw: bytes) -> tuple[str, bool]:
 
 
 class LineFile:
-    """An open regular file with its line index: read any line range in O(range)."""
+    """An open regular file with its line index: read any line range in O(range).
 
-    def __init__(self, path: Path, fh: BinaryIO, st: os.stat_result, index: LineIndex) -> None:
+    The index is built (or found in the cache) on first use, so a caller can look at the
+    first bytes (:meth:`pread`) and :attr:`stat` of the open file first, for instance to
+    describe a binary file without counting its lines.
+    """
+
+    def __init__(self, path: Path, fh: BinaryIO, st: os.stat_result, label: str) -> None:
         self.path = path
         self._fh = fh
         self.stat = st
-        self.index = index
+        self._label = label
+        self._index: LineIndex | None = None
         self._text_start: int | None = None
+
+    @property
+    def index(self) -> LineIndex:
+        """The line index of the file as it was opened."""
+        if self._index is None:
+            try:
+                self._index = _index_for(self._fh, self.stat)
+            except OSError as exc:
+                raise map_os_error(exc, self._label) from exc
+        return self._index
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], what: str | None = None) -> LineFile:
@@ -230,14 +246,13 @@ class LineFile:
         try:
             st = os.fstat(fd)
             require_regular(st, label)
-            index = _index_for(fh, st)
         except OSError as exc:
             fh.close()
             raise map_os_error(exc, label) from exc
         except BaseException:
             fh.close()
             raise
-        return cls(Path(path), fh, st, index)
+        return cls(Path(path), fh, st, label)
 
     def close(self) -> None:
         self._fh.close()
