@@ -312,7 +312,7 @@ def _saved_page(ctx: _Ctx, cur: Cursor) -> ToolResult:
 
 def _walked_page(ctx: _Ctx, cur: Cursor, by_digest: bool) -> ToolResult:
     """Walk the whole listing, save it, and show the page after ``cur`` (said so if the tree changed)."""
-    full = walk_all(ctx.walker, ctx.scan_root(), cur.shown)
+    full = walk_all(ctx.walker, ctx.scan_root(), cur.shown, count=ctx.limit < _CAP)
     notices: list[str] = []
     ref: str | None = None
     offsets: list[int] = []

@@ -3,8 +3,9 @@
 The first continuation of a listing walks the tree to the requested depth and saves every
 entry's rendered line in listing order as one store object (``dirlist-<32 hex>``): a JSON
 header line, then one tab-separated record per entry. Each record carries its line's token
-cost (:func:`~._budget.line_costs`, counted in a worker thread while the walk goes on:
-tiktoken releases the GIL), so later pages fit their budget without tokenizing. Later pages
+cost (:func:`~._budget.line_costs`: one tokenization per few thousand lines, where counting
+each page's lines one by one costs half as much again), so later pages fit their budget
+without tokenizing; a chain whose budget is at least the byte cap never counts. Later pages
 read their records from a byte offset carried by the cursor (O(page), not O(tree)) and check
 that the directories those records came from have not been modified since (their
 ``st_mtime_ns``); a modified one means the tree changed and the caller re-walks.
@@ -18,7 +19,6 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ._budget import line_costs
@@ -29,7 +29,7 @@ from ._store import Store
 __all__ = ["FullListing", "Record", "changed_dirs", "read_records", "records_unchanged", "save_listing", "walk_all"]
 
 _FORMAT = 2
-_COST_CHUNK = 4096  # lines per tokenization in the worker thread
+_COST_CHUNK = 4096  # lines per tokenization (bounds the memory of one count)
 _UNSAFE = re.compile(r"[\t\n\r\\\"]|[\ud800-\udfff]")
 
 
@@ -43,7 +43,7 @@ class Record:
     mtime: int  # a scanned directory's own st_mtime_ns; 0 when there is nothing to check
     index: int
     siblings: int
-    tokens: int = 0  # tokens of its line with the newline after it (see line_costs); 0 when not counted
+    tokens: int = 0  # tokens of its line with the newline after it (see line_costs); 0: not counted
     nbytes: int = 0  # size of its record in the saved listing
     key: str = ""  # what the revision covers (kept in memory only)
 
@@ -85,17 +85,21 @@ class FullListing:
     prefix_revision: str | None
 
 
-def walk_all(walker: Walker, root: Listing, check_at: int) -> FullListing:
-    """Walk the whole listing; ``prefix_revision`` covers its first ``check_at`` entries."""
+def walk_all(walker: Walker, root: Listing, check_at: int, count: bool = True) -> FullListing:
+    """Walk the whole listing; ``prefix_revision`` covers its first ``check_at`` entries.
+
+    With ``count``, each record gets its line's token cost (one tokenization per
+    :data:`_COST_CHUNK` lines), so pages cut from it need no tokenizer.
+    """
     records: list[Record] = []
     keys: list[str] = []
-    with _gc_paused(), ThreadPoolExecutor(1, thread_name_prefix="wuu-count") as pool:
-        chunks = _walk_into(walker, root, records, keys, pool)
-        at = 0
-        for chunk in chunks:
-            for cost in chunk.result():
-                records[at].tokens = cost
-                at += 1
+    with _gc_paused():
+        _walk_into(walker, root, records, keys)
+    if count:
+        for at in range(0, len(records), _COST_CHUNK):
+            chunk = records[at : at + _COST_CHUNK]
+            for record, cost in zip(chunk, line_costs([r.line for r in chunk]), strict=True):
+                record.tokens = cost
     digest = RevisionHash()
     prefix: str | None = None
     if check_at <= len(keys):
@@ -124,23 +128,13 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _walk_into(
-    walker: Walker, root: Listing, records: list[Record], keys: list[str], pool: Executor
-) -> list[Future[list[int]]]:
-    """Walk into ``records`` and ``keys``; the futures of their lines' token costs, chunk by chunk."""
-    chunks: list[Future[list[int]]] = []
-    lines: list[str] = []
+def _walk_into(walker: Walker, root: Listing, records: list[Record], keys: list[str]) -> None:
     for entry in walker.walk(root):
         key = entry.key()
         keys.append(key)
-        line = walker.line(entry)
-        lines.append(line)
-        if len(lines) == _COST_CHUNK:
-            chunks.append(pool.submit(line_costs, lines))
-            lines = []
         records.append(
             Record(
-                line,
+                walker.line(entry),
                 entry.rel,
                 entry.parent_mtime,
                 entry.mtime if entry.kind == "dir" else 0,
@@ -149,9 +143,6 @@ def _walk_into(
                 key=key,
             )
         )
-    if lines:
-        chunks.append(pool.submit(line_costs, lines))
-    return chunks
 
 
 def save_listing(store: Store, listing: FullListing, binding: bytes) -> tuple[str, list[int]]:
