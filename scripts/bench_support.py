@@ -150,15 +150,15 @@ def unavailable(name: str, measure: str, target: str, why: str) -> Row:
     return Row(name, measure, "–", "–", f"not measured: {why}", target, False)
 
 
-def fresh_calls(ctx: Ctx, imports: str, call: str, warm: bool = False) -> tuple[list[float], list[int]]:
+def fresh_calls(ctx: Ctx, imports: str, call: str, warm_up: str = "") -> tuple[list[float], list[int]]:
     """Seconds of ``call`` and peak RSS, each in a fresh interpreter with a fresh store (import not timed).
 
-    With ``warm``, the tokenizer is loaded before the clock starts, as in an agent framework
-    or MCP server that has already answered a call: the call is timed on its own work.
+    ``warm_up`` runs before the clock starts: an earlier call on another input, as in an agent
+    framework or MCP server that has already answered one (the tokenizer and lazily imported
+    modules loaded), so the call is timed on its own work.
     """
-    warm_up = "from wuu_tools._budget import count_tokens\ncount_tokens('warm up')\n" if warm else ""
     code = (
-        f"import json, time\n{imports}\n{warm_up}"
+        f"import json, time\n{imports}\n{warm_up}\n"
         f"t = time.perf_counter(); r = {call}; elapsed = time.perf_counter() - t\n"
         "assert r.text and 'error' not in r.meta, r.text[:300]\n"
         "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM:')][0].split()[1]\n"
