@@ -1,31 +1,18 @@
-"""``wuu run -- CMD ARGS…``: run a command, print its verdict and error evidence, exit with its exit code."""
+"""``wuu run -- CMD ARGS…``: run a command, print its verdict and error evidence, exit with its exit code.
+
+The common calls never reach this typer command: :func:`._runfast.run_fast` parses them first.
+"""
 
 from __future__ import annotations
 
-import signal
 from typing import Annotated
 
 import typer
 
-from .._result import ToolResult
 from ._output import run_tool
+from ._runfast import TIMEOUT_EXIT, exit_status
 
-TIMEOUT_EXIT = 124  # as timeout(1)
-
-
-def exit_status(result: ToolResult) -> int:
-    """The shell exit status for a run: the command's own, 124 on timeout, 128+N when killed by signal N."""
-    meta = result.meta
-    if meta.get("timed_out"):
-        return TIMEOUT_EXIT
-    name = meta.get("signal")
-    if name:
-        if name in signal.Signals.__members__:
-            return 128 + signal.Signals[name].value
-        number = str(name).rsplit(" ", 1)[-1]  # "signal 42" for a signal Python has no name for
-        return 128 + int(number) if number.isdigit() else 1
-    code = meta.get("exit_code")
-    return code if isinstance(code, int) else 1
+__all__ = ["TIMEOUT_EXIT", "exit_status", "register"]
 
 
 def register(app: typer.Typer) -> None:
