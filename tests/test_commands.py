@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -234,3 +235,52 @@ def test_cli_json_envelope_and_saved_pattern_search() -> None:
     assert "error: the cause" in env["text"]
     grep = _wuu("saved", env["source"], "--pattern", "the cause")
     assert grep.returncode == 0 and "3001" in grep.stdout
+
+
+def _same_run(out: subprocess.CompletedProcess[str]) -> tuple[int, str, str]:
+    """A CLI run with its timings blanked (the rest is the same for the same command and output)."""
+    text = re.sub(r" · \d+\.\d s · ", " · T s · ", out.stdout)
+    text = re.sub(r'"duration_s": [0-9.]+', '"duration_s": T', text)
+    return out.returncode, text, out.stderr
+
+
+@pytest.mark.parametrize(
+    ("fast", "full"),
+    [
+        # Parsed by hand (no typer) ... and the same call in a form only the typer command takes.
+        (
+            ["--json", "-t", "30", "-b", "300", "--", "sh", "-c", "pwd; seq 1 3000; echo e >&2; exit 3"],
+            ["--json", "--timeout=30", "--budget=300", "--", "sh", "-c", "pwd; seq 1 3000; echo e >&2; exit 3"],
+        ),
+        (["--cwd", "/", "--json", "sh", "-c", "pwd"], ["--cwd=/", "--json", "sh", "-c", "pwd"]),
+        (["-C", "/", "--shell", "echo", "a", "b;", "pwd"], ["--cwd=/", "--shell", "echo", "a", "b;", "pwd"]),
+        (
+            ["--json", "sh", "-c", "echo $0 $1", "--json", "-t"],
+            ["--json", "--budget=2000", "sh", "-c", "echo $0 $1", "--json", "-t"],
+        ),
+        (["--timeout", "0.5", "--json", "sleep", "30"], ["--timeout=0.5", "--json", "sleep", "30"]),
+        (["--json", "--", "no-such-command-wuu"], ["--json", "--timeout=120", "--", "no-such-command-wuu"]),
+        (["--cwd", "/no/such/dir", "--", "true"], ["--cwd=/no/such/dir", "--", "true"]),
+        (["--json", "--cwd", "/no/such/dir", "--", "true"], ["--json", "--cwd=/no/such/dir", "--", "true"]),
+    ],
+)
+def test_cli_run_parsed_by_hand_gives_what_the_typer_command_gives(fast: list[str], full: list[str]) -> None:
+    assert _same_run(_wuu("run", *fast)) == _same_run(_wuu("run", *full))
+
+
+def test_cli_run_leaves_what_it_does_not_parse_to_the_typer_command() -> None:
+    assert "Usage: wuu run" in _wuu("run", "--help").stdout
+    bad = _wuu("run", "-t", "soon", "--", "true")
+    assert bad.returncode == 2 and "Invalid value" in bad.stderr
+    missing = _wuu("run", "--json")
+    assert missing.returncode == 2 and "Missing argument" in missing.stderr
+
+
+def test_a_background_process_that_keeps_writing_does_not_hold_the_run_open() -> None:
+    # The shell exits at once; the loop it leaves behind holds the pipes and never falls quiet,
+    # so the run ends because the command exited (checked while output keeps coming), not on timeout.
+    # (Reading stops AFTER_EXIT_S after the exit; waiting for the timeout would take ten times as long.)
+    r = run_command("(while :; do echo tick; done) & echo started", timeout=30)
+    assert r.meta["timed_out"] is False and r.meta["exit_code"] == 0
+    assert r.meta.get("left_running", 0) >= 1 and "started" in r.text
+    assert r.meta["duration_s"] < 15

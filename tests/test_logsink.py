@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 
 from wuu_tools import _lines
 from wuu_tools._logsink import LogSink
@@ -73,3 +74,27 @@ def test_a_failing_store_keeps_the_head_in_memory(tmp_path) -> None:  # type: ig
     assert sink.finish({}) is None
     assert sink.error is not None and bytes(sink.memory).startswith(b"kept\nkept\n")
     assert sink.size == 100_000
+
+
+def test_the_kept_tail_is_the_streams_last_bytes_whatever_the_read_sizes() -> None:
+    # Ring-bound reads are gathered and written in batches that wrap around the ring; the saved
+    # log must still be a prefix of the output, the drop line, then the output's last whole lines.
+    rng = random.Random(7)
+    for max_bytes, pieces in ((16 << 10, 3000), (64 << 10, 1500), (4 << 20, 400)):
+        stream = b"".join(f"line {i} {'x' * rng.randrange(0, 300)}\n".encode() for i in range(40_000))
+        sink = LogSink(Store(), max_bytes)
+        at = 0
+        while at < len(stream):
+            size = rng.choice([1, 7, 100, 4096, 65_536, 300_000]) if pieces else len(stream)
+            sink.feed(1, stream[at : at + size])
+            at += size
+            pieces -= 1
+        ref = sink.finish({})
+        assert ref is not None
+        raw = Store().path(ref).read_bytes()
+        head, drop, tail = raw.partition(b"\n[wuu: ")
+        drop, _, tail = tail.partition(b"\n")
+        assert b"of output dropped here" in drop and stream.startswith(head + b"\n")
+        assert stream.endswith(tail) and stream[len(stream) - len(tail) - 1] == ord("\n")
+        assert 0 < len(tail) <= sink.ring_cap and len(raw) <= max_bytes
+        assert sink.saved_lines == raw.count(b"\n") and sink.dropped_bytes == len(stream) - len(head) - 1 - len(tail)

@@ -19,25 +19,27 @@ from __future__ import annotations
 
 import contextlib
 import os
-import selectors
+import select
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
 from typing import Any
 
 try:
     import fcntl
+    from termios import FIONREAD
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
+    FIONREAD = None  # type: ignore[assignment]
 
 from ._budget import HARD_CAP_BYTES, count_tokens, resolve_budget
 from ._env import env_int
 from ._errors import InvalidArgument, NotAFile, SourceNotFound
 from ._logsink import LogSink
-from ._logview import project_log
 from ._procs import TOKEN_ENV, end_tree, find_tree, new_token
 from ._result import ToolResult
 from ._store import current_store
@@ -49,9 +51,12 @@ DEFAULT_LOG_MAX_BYTES = 512 << 20
 MIN_LOG_MAX_BYTES = 4096
 MAX_TIMEOUT_S = 7 * 24 * 3600
 READ_SIZE = 1 << 20
+FIRST_READ = 64 << 10  # most reads of a writer the reader keeps up with are smaller than this
 PIPE_SIZE = 1 << 20
 AFTER_EXIT_S = 2.0  # how long output is still read after the command exited (background holders)
 DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeout
+POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
+IDLE_S = 0.05  # once the reader has waited this long in all for output, there is room to load the view
 QUIET_ENV = {
     "PAGER": "cat",
     "GIT_PAGER": "cat",
@@ -110,37 +115,82 @@ def _spawn(argv: list[str], cwd: str | None, token: str) -> subprocess.Popen[byt
     return proc
 
 
-def _pump(proc: subprocess.Popen[bytes], sink: LogSink, deadline: float, token: str) -> tuple[bool, int, int]:
-    """Read both pipes into ``sink`` until they close; returns (timed out, processes ended, left running)."""
-    sel = selectors.DefaultSelector()
+def _more(fd: int, ready: array) -> int:
+    """Bytes waiting in the pipe ``fd`` (up to READ_SIZE); 0 when it cannot be told."""
+    if FIONREAD is not None:
+        with contextlib.suppress(OSError):
+            fcntl.ioctl(fd, FIONREAD, ready)
+            return min(ready[0], READ_SIZE)
+    return 0
+
+
+def _pump(
+    proc: subprocess.Popen[bytes], sink: LogSink, deadline: float, token: str, idle: Callable[[], None]
+) -> tuple[bool, int, int]:
+    """Read both pipes into ``sink`` until they close; returns (timed out, processes ended, left running).
+
+    A fast writer that the reader keeps up with is read in many small pieces (one per wake-up),
+    so the loop is kept lean: ``poll`` rather than :mod:`selectors`, and a read of
+    :data:`FIRST_READ` bytes (no 1 MiB buffer for 16 KiB of data), followed by one of all that
+    is waiting only when it comes back full. After a read that big the writer is ahead, and
+    the next read takes all that is waiting (FIONREAD) at once. Whether the command exited is checked when a pipe
+    closes, when nothing came for a while, and every :data:`POLL_S` seconds, not after every
+    read. ``idle`` is called once, when the reader has waited :data:`IDLE_S` in all for output.
+    (Napping after a small read, so that the pipe fills and fewer, bigger reads are made,
+    measured slower on two cores: the writers then run slower.)
+    """
+    on_idle: Callable[[], None] | None = idle
+    ready = array("i", [0])
     assert proc.stdout is not None and proc.stderr is not None
-    sel.register(proc.stdout, selectors.EVENT_READ, 1)
-    sel.register(proc.stderr, selectors.EVENT_READ, 2)
+    streams = {proc.stdout.fileno(): 1, proc.stderr.fileno(): 2}
+    poller = select.poll()
+    for fd in streams:
+        poller.register(fd, select.POLLIN)
+    read, feed, first = os.read, sink.feed, FIRST_READ
     timed_out = False
     ended = 0
     stop_at: float | None = None  # stop reading at this time (after exit or after the kill)
     holders = False
-    try:
-        while sel.get_map():
-            now = time.monotonic()
-            if not timed_out and now >= deadline and proc.poll() is None:
+    check = True  # look whether the command exited (or timed out) before the next wait
+    polled = time.monotonic()
+    waited = 0.0  # seconds spent waiting for output, while ``on_idle`` is pending
+    wide = False  # the last read was of FIRST_READ bytes or more
+    while streams:
+        now = time.monotonic()
+        if stop_at is None and (check or now >= deadline or now - polled >= POLL_S):
+            polled = now
+            if proc.poll() is not None:
+                stop_at = now + AFTER_EXIT_S
+            elif now >= deadline:
                 timed_out = True
                 ended = end_tree(proc, token)
                 stop_at = time.monotonic() + DRAIN_S
-            elif stop_at is None and proc.poll() is not None:
-                stop_at = now + AFTER_EXIT_S
-            if stop_at is not None and now >= stop_at:
-                holders = True
-                break
-            wait = min(deadline if stop_at is None else stop_at, now + 0.5) - now
-            for key, _ in sel.select(max(wait, 0.0)):
-                data = os.read(key.fd, READ_SIZE)
-                if data:
-                    sink.feed(key.data, data)
-                else:
-                    sel.unregister(key.fileobj)
-    finally:
-        sel.close()
+        if stop_at is not None and now >= stop_at:
+            holders = True
+            break
+        wait = min(deadline if stop_at is None else stop_at, now + (0.5 if on_idle is None else IDLE_S - waited)) - now
+        events = poller.poll(max(wait, 0.0) * 1000)
+        check = not events
+        if on_idle is not None:
+            waited += time.monotonic() - now
+            if waited >= IDLE_S:
+                on_idle()
+                on_idle = None
+        for fd, _ in events:
+            if wide:  # the writer is ahead: take all that is waiting at once
+                data = read(fd, _more(fd, ready) or first)
+            else:
+                data = read(fd, first)
+                if len(data) == first and (waiting := _more(fd, ready)):
+                    feed(streams[fd], data)
+                    data = read(fd, waiting)
+            wide = len(data) >= first
+            if data:
+                feed(streams[fd], data)
+            else:
+                poller.unregister(fd)
+                del streams[fd]
+                check = True
     left = 0
     if not timed_out:
         try:
@@ -179,8 +229,6 @@ def run_command(
     max_bytes = _log_max_bytes()
     sink = LogSink(current_store(), max_bytes)
     token = new_token()
-    # Load the tokenizer while the command runs (it takes a second or so on first use).
-    threading.Thread(target=count_tokens, args=("warm up",), daemon=True).start()
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
     exit_code: int | None
@@ -193,7 +241,13 @@ def run_command(
             reason = "command not found" if exit_code == 127 else (exc.strerror or str(exc)).lower()
             sink.feed(2, f"wuu: {argv[0]}: {reason}\n".encode())
         else:
-            timed_out, ended, left = _pump(proc, sink, started + timeout, token)
+            # The view and the tokenizer take ~0.3 s of CPU to load, holding the GIL: they are
+            # loaded once the reader has had to wait for output (CPU to spare), so a heavy output
+            # is not read slower, or else beside the end of the log being written.
+            warm = threading.Thread(target=_warm_up, daemon=True)
+            timed_out, ended, left = _pump(proc, sink, started + timeout, token, warm.start)
+            if warm.ident is None:
+                warm.start()
             exit_code = proc.returncode
     except BaseException:
         sink.abort()
@@ -231,7 +285,16 @@ def run_command(
     verdict = _verdict(run_meta, timeout, sink, ref)
     if ref is None:
         return _unsaved(verdict, sink, run_meta)
+    from ._logview import project_log
+
     return project_log(ref, budget=resolved, explicit_budget=budget, verdict=verdict, meta=run_meta)
+
+
+def _warm_up() -> None:
+    """Import the view and build the tokenizer, beside the command: neither is needed before it ends."""
+    from . import _logview  # noqa: F401
+
+    count_tokens("warm up")
 
 
 def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, ref: str | None) -> str:

@@ -7,14 +7,16 @@ first 7/8 go straight into the store, the rest through a ring file that keeps th
 counts the newlines of every 64 KiB chunk, so :func:`prime_line_index` can hand the line
 index of a big log to :mod:`._lines` instead of rescanning it. If the store fails the sink
 keeps the first ``HARD_CAP_BYTES`` in memory so the caller can still show them.
+
+Everything happens in the reading thread: on a small machine a writer thread beside it
+(hashing and writing while the next block is read) measured slower, the GIL hand-offs and
+wake-ups costing more than the overlap gained. Bytes are passed on as memoryviews, not copied.
 """
 
 from __future__ import annotations
 
 import os
-import queue
 import tempfile
-import threading
 from array import array
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,11 @@ __all__ = ["LogSink", "prime_line_index"]
 READ_SIZE = 1 << 20
 PENDING_MAX = 64 << 10  # a partial line longer than this is written without waiting for its newline
 MAX_STDERR_RANGES = 1000
-QUEUE_BLOCKS = 8  # blocks (of at most a pipe read, 1 MiB) waiting to be written
+RING_BATCH = 256 << 10  # ring-bound bytes gathered before they are written (one pwritev) ...
+RING_BATCH_PIECES = 256  # ... or this many pieces (under any IOV_MAX)
+_PWRITEV = hasattr(os, "pwritev")
+
+Bytes = bytes | bytearray
 
 
 class LogSink:
@@ -51,10 +57,8 @@ class LogSink:
         self.head_cap = max_bytes - self.ring_cap - 1024  # room for the drop line
         self.writer: StoreWriter | None = None
         self.error: StoreError | None = None
-        self._bg: _Background | None = None
         try:
             self.writer = store.writer("log")
-            self._bg = _Background(self.writer)
         except StoreError as exc:
             self.error = exc
         self.memory = bytearray()  # the first HARD_CAP_BYTES, shown if the store fails
@@ -63,7 +67,9 @@ class LogSink:
         self.ends_line = True
         self.head_ends_line = True
         self.ring: Any = None
-        self.ring_pos = 0
+        self.ring_pos = 0  # bytes sent to the ring so far, the batch not yet written included
+        self.batch: list[memoryview] = []  # ring-bound bytes not written yet (one pwritev for many reads)
+        self.batch_size = 0
         self.stderr: list[list[int]] = []  # saved-log line ranges that came from stderr
         self.ring_stderr: list[list[int]] = []  # [start, end) offsets of ring-bound stderr bytes
         self.pending: dict[int, bytes] = {1: b"", 2: b""}
@@ -82,71 +88,74 @@ class LogSink:
     def feed(self, stream: int, data: bytes) -> None:
         """Take bytes read from ``stream`` (1 stdout, 2 stderr)."""
         pend = self.pending[stream]
-        if pend:
-            data = pend + data
         cut = data.rfind(b"\n") + 1
         if cut == 0:
-            if len(data) < PENDING_MAX:
-                self.pending[stream] = data
+            if len(pend) + len(data) < PENDING_MAX:
+                self.pending[stream] = pend + data
                 return
             cut = len(data)
+        if pend:  # the start of the line ``data`` goes on with: nothing comes between them
+            self._emit(stream, pend, len(pend))
         self.pending[stream] = data[cut:] if cut < len(data) else b""
-        self._emit(stream, data[:cut] if cut < len(data) else data)
+        self._emit(stream, data, cut)
 
     def flush(self) -> None:
         for stream in (1, 2):
-            if self.pending[stream]:
-                self._emit(stream, self.pending[stream])
+            pend = self.pending[stream]
+            if pend:
                 self.pending[stream] = b""
+                self._emit(stream, pend, len(pend))
 
-    def _emit(self, stream: int, data: bytes) -> None:
+    def _emit(self, stream: int, data: Bytes, end: int) -> None:
+        """Write ``data[:end]`` of ``stream`` into the log."""
         if self.ring is None:
-            n, k = -1, len(data)
+            n, k = -1, end
             if self.writer is not None:
                 try:
-                    n, k = self._head(stream, data)
+                    n, k = self._head(stream, data, end)
                 except (StoreError, OSError) as exc:
                     self._fail(exc)
             if n < 0:
-                n = data.count(b"\n")
+                n = data.count(b"\n", 0, end)
             if stream == 2 and k:
                 first = self.newlines + 1
-                last = self.newlines + n + (0 if data[:k].endswith(b"\n") else 1)
+                last = self.newlines + n + (0 if data.endswith(b"\n", 0, k) else 1)
                 _add_range(self.stderr, first, last, 1)
             self.newlines += n
         else:
             try:
-                self._ring_write(stream, data)
+                self._ring_write(stream, memoryview(data)[:end])
             except OSError as exc:
                 self._fail(exc)
-        self.size += len(data)
-        self.ends_line = data.endswith(b"\n")
+        self.size += end
+        self.ends_line = data.endswith(b"\n", 0, end)
         if len(self.memory) < HARD_CAP_BYTES:
-            self.memory += data[: HARD_CAP_BYTES - len(self.memory)]
+            self.memory += data[: min(end, HARD_CAP_BYTES - len(self.memory))]
 
-    def _head(self, stream: int, data: bytes) -> tuple[int, int]:
-        """Write ``data`` into the head of the log, opening the ring when it is full.
+    def _head(self, stream: int, data: Bytes, end: int) -> tuple[int, int]:
+        """Write ``data[:end]`` into the head of the log, opening the ring when it is full.
 
         Returns the newlines and the number of bytes that went into the head.
         """
         room = self.head_cap - self.size
-        if len(data) <= room:
-            return self._w(data), len(data)
+        if end <= room:
+            return self._w(data, 0, end), end
         k = data.rfind(b"\n", 0, max(room, 0)) + 1 if room > 0 else 0
-        n = self._w(data[:k]) if k else 0
+        n = self._w(data, 0, k) if k else 0
         self.head_ends_line = k > 0 or self.ends_line
         self.ring = tempfile.TemporaryFile(dir=self.store.root / "tmp")  # noqa: SIM115 - closed in finish()
-        self._ring_write(stream, data[k:])
+        self._ring_write(stream, memoryview(data)[k:end])
         return n, k
 
-    def _w(self, data: bytes) -> int:
-        """Write ``data`` to the saved log; returns its newlines (counted per line-index chunk)."""
-        assert self._bg is not None
-        self._bg.put(data)
+    def _w(self, data: Bytes, start: int = 0, end: int | None = None) -> int:
+        """Write ``data[start:end]`` to the saved log; returns its newlines (counted per line-index chunk)."""
+        assert self.writer is not None
+        end = len(data) if end is None else end
+        self.writer.write(data if start == 0 and end == len(data) else memoryview(data)[start:end])
         total = 0
-        i = 0
-        while i < len(data):
-            j = min(len(data), i + CHUNK - self.saved_size % CHUNK)
+        i = start
+        while i < end:
+            j = min(end, i + CHUNK - self.saved_size % CHUNK)
             n = data.count(b"\n", i, j)
             total += n
             self.saved_newlines += n
@@ -156,17 +165,45 @@ class LogSink:
             i = j
         return total
 
-    def _ring_write(self, stream: int, data: bytes) -> None:
-        """Append ``data`` to the ring (its stderr spans kept as offsets of the ring-bound stream)."""
-        if stream == 2 and data:
+    def _ring_write(self, stream: int, data: memoryview) -> None:
+        """Append ``data`` to the ring (its stderr spans kept as offsets of the ring-bound stream).
+
+        Reads of a fast writer are small when the reader keeps up; they are gathered into
+        batches of :data:`RING_BATCH` bytes, each written with one ``pwritev``.
+        """
+        if not data:
+            return
+        if stream == 2:
             _add_range(self.ring_stderr, self.ring_pos, self.ring_pos + len(data), 0)
-        mv = memoryview(data)
+        self.batch.append(data)
+        self.batch_size += len(data)
+        self.ring_pos += len(data)
+        if self.batch_size >= RING_BATCH or len(self.batch) >= RING_BATCH_PIECES:
+            self._ring_flush()
+
+    def _ring_flush(self) -> None:
+        """Write the batch into the ring file, wrapping at its end."""
         fd = self.ring.fileno()
-        while mv:
-            off = self.ring_pos % self.ring_cap
-            n = os.pwrite(fd, mv[: self.ring_cap - off], off)
-            mv = mv[n:]
-            self.ring_pos += n
+        batch, pos = self.batch, self.ring_pos - self.batch_size
+        self.batch, self.batch_size = [], 0
+        i = 0
+        while i < len(batch):
+            off = pos % self.ring_cap
+            room = self.ring_cap - off
+            group: list[memoryview] = []
+            size = 0
+            while i < len(batch) and size < room:
+                piece = batch[i]
+                if size + len(piece) > room:  # the ring's end: the rest goes to its start
+                    group.append(piece[: room - size])
+                    batch[i] = piece[room - size :]
+                    size = room
+                    break
+                group.append(piece)
+                size += len(piece)
+                i += 1
+            _pwrite_all(fd, group, size, off)
+            pos += size
 
     def _fail(self, exc: BaseException) -> None:
         self.error = exc if isinstance(exc, StoreError) else StoreError(f"cannot write the log: {exc}")
@@ -174,9 +211,6 @@ class LogSink:
 
     def abort(self) -> None:
         """Drop the log being written (nothing is saved)."""
-        if self._bg is not None:
-            self._bg.stop(raise_error=False)
-            self._bg = None
         if self.writer is not None:
             self.writer.abort()
         self.writer = None
@@ -190,9 +224,6 @@ class LogSink:
             if self.ring is not None:
                 self._copy_ring()
             meta.update(stderr_lines=self.stderr, bytes=self.size, dropped_bytes=self.dropped_bytes)
-            assert self._bg is not None
-            self._bg.stop()
-            self._bg = None
             self.writer.meta.update(meta)
             ref = self.writer.close()
         except (StoreError, OSError) as exc:
@@ -206,6 +237,7 @@ class LogSink:
 
     def _copy_ring(self) -> None:
         """Append the ring's bytes in order; when it wrapped, first a line that records the drop."""
+        self._ring_flush()
         fd = self.ring.fileno()
         total = self.ring_pos
         wrapped = total > self.ring_cap
@@ -248,50 +280,23 @@ class LogSink:
             _add_range(self.stderr, first, last, 1)
 
 
+def _pwrite_all(fd: int, pieces: list[memoryview], size: int, offset: int) -> None:
+    """Write ``pieces`` (``size`` bytes in all) at ``offset`` of ``fd``."""
+    done = os.pwritev(fd, pieces, offset) if _PWRITEV and len(pieces) > 1 else os.pwrite(fd, pieces[0], offset)
+    if done < size:  # a short write (or no pwritev): the rest as one buffer
+        rest = memoryview(b"".join(pieces))[done:]
+        while rest:
+            n = os.pwrite(fd, rest, offset + done)
+            rest = rest[n:]
+            done += n
+
+
 def _add_range(ranges: list[list[int]], first: int, last: int, gap: int) -> None:
     """Append ``[first, last]`` to sorted ``ranges``, merging it with the last one when they touch."""
     if ranges and ranges[-1][1] >= first - gap:
         ranges[-1][1] = max(ranges[-1][1], last)
     elif len(ranges) < MAX_STDERR_RANGES:
         ranges.append([first, last])
-
-
-class _Background(threading.Thread):
-    """Writes (and so hashes) the log's bytes beside the reading thread: blake2b and file writes release the GIL."""
-
-    def __init__(self, writer: StoreWriter) -> None:
-        super().__init__(name="wuu-log-writer", daemon=True)
-        self.writer = writer
-        self.queue: queue.Queue[bytes | None] = queue.Queue(maxsize=QUEUE_BLOCKS)
-        self.error: BaseException | None = None
-        self._stopped = False
-        self.start()
-
-    def run(self) -> None:
-        while True:
-            data = self.queue.get()
-            if data is None:
-                return
-            if self.error is None:
-                try:
-                    self.writer.write(data)
-                except BaseException as exc:  # handed to the reading thread by put() or stop()
-                    self.error = exc
-
-    def put(self, data: bytes) -> None:
-        """Queue ``data`` for writing; raises the error a previous write met."""
-        if self.error is not None:
-            raise self.error
-        self.queue.put(data)
-
-    def stop(self, raise_error: bool = True) -> None:
-        """Write what is queued and end the thread; raise the error a write met (unless told not to)."""
-        if not self._stopped:
-            self._stopped = True
-            self.queue.put(None)  # the thread runs until it takes this, so the put cannot block for ever
-            self.join()
-        if raise_error and self.error is not None:
-            raise self.error
 
 
 def prime_line_index(path: Path, marks: array, newlines: int, size: int) -> None:
