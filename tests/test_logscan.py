@@ -84,3 +84,23 @@ def test_a_huge_log_is_searched_in_its_first_and_last_stretches(monkeypatch: pyt
     assert "not searched" not in r.text
     assert "evidence was searched in lines 1-" in r.text
     assert len(r.meta["searched"]) == 2
+
+
+def test_grep_line_numbers_from_byte_offsets_match_the_python_scan_in_stretches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if _logscan._GREP is None:
+        pytest.skip("grep is not installed: only the Python scan exists here")
+    monkeypatch.setattr(_logscan, "SCAN_ALL_BYTES", 64 << 10)
+    monkeypatch.setattr(_logscan, "SCAN_HEAD_BYTES", 192 << 10)
+    monkeypatch.setattr(_logscan, "SCAN_TAIL_BYTES", 320 << 10)
+    # Short lines (many per 64 KiB chunk), runs of candidates in one chunk, candidates at chunk edges.
+    lines = ["y" * (i % 7) for i in range(300_000)]
+    for i in [*range(3, 40), *range(9000, 9100, 3), *range(21_840, 21_860), 120_000, *range(280_000, 300_000, 997)]:
+        lines[i] = f"m.c:{i}:1: error: number {i}"
+    ref = _save("\n".join(lines) + "\n")
+    with_grep = _found(ref)
+    monkeypatch.setattr(_logscan, "_GREP", None)
+    assert _found(ref) == with_grep
+    numbers = {n for n, _, _ in with_grep}
+    assert numbers >= {4, 9001, 21_860, 280_001, 299_941} and 120_001 not in numbers

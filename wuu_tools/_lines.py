@@ -203,6 +203,22 @@ def decode_line(raw: bytes) -> tuple[str, bool]:
         return raw.decode("utf-8", "replace"), True
 
 
+def _nth_newline(data: bytes, n: int) -> int:
+    """Index of the ``n``-th newline of ``data``: halved by counting, then stepped (a chunk may hold 32k)."""
+    lo, before, hi = 0, 0, len(data)  # data[:lo] holds ``before`` < n newlines; data[:hi] holds n or more
+    while hi - lo > 64:
+        mid = (lo + hi) // 2
+        seen = before + data.count(b"\n", lo, mid)
+        if seen >= n:
+            hi = mid
+        else:
+            lo, before = mid, seen
+    pos = lo - 1
+    for _ in range(n - before):
+        pos = data.find(b"\n", pos + 1)
+    return pos
+
+
 class LineFile:
     """An open regular file with its line index: read any line range in O(range).
 
@@ -292,11 +308,7 @@ class LineFile:
         chunk = bisect.bisect_left(marks, k) - 1  # last chunk starting with fewer than k newlines before it
         base = chunk * CHUNK
         data = self.pread(base, CHUNK)
-        need = k - marks[chunk]
-        pos = -1
-        for _ in range(need):
-            pos = data.find(b"\n", pos + 1)
-        return base + pos + 1
+        return base + _nth_newline(data, k - marks[chunk]) + 1
 
     def line_end(self, line: int) -> int:
         """Byte offset just past the text of ``line`` (before its newline, if it has one)."""

@@ -66,7 +66,7 @@ def scan_log(lf: LineFile) -> Scan:
     with open(lf.path, "rb", buffering=0) as fh:
         for start, end, before in windows:
             partial = start > 0 and os.pread(fh.fileno(), 1, start - 1) != b"\n"
-            found = _grep(fh.fileno(), start, end, size) if _GREP else None
+            found = _grep(fh.fileno(), start, end, size, lf.index.marks) if _GREP else None
             if found is None:
                 found = _python_scan(fh.fileno(), start, end, size)
             if partial and found and found[0][0] == 1:
@@ -80,12 +80,14 @@ def scan_log(lf: LineFile) -> Scan:
     return scan
 
 
-def _grep(fd: int, start: int, end: int, size: int) -> list[tuple[int, bytes]] | None:
+def _grep(fd: int, start: int, end: int, size: int, marks: Any) -> list[tuple[int, bytes]] | None:
     """Candidate lines of bytes ``start..end`` as (line within the range, raw text) by ``grep -F``.
 
+    grep gives each line's byte offset (``-b``), turned into its number with the line index
+    ``marks``: ``-n`` would have grep count every newline, slow in a log of short lines.
     Returns None when grep cannot be run, so the caller scans in Python instead.
     """
-    argv = [_GREP, "-a", "-n", "-F", "-m", str(MAX_CANDIDATES)]
+    argv = [_GREP, "-a", "-b", "-F", "-m", str(MAX_CANDIDATES)]
     for key in KEYS:
         argv += ["-e", key]
     whole = start == 0 and end == size
@@ -127,6 +129,30 @@ def _grep(fd: int, start: int, end: int, size: int) -> list[tuple[int, bytes]] |
     if carry:
         num, _, text = carry.partition(b":")
         out.append((int(num), text))
+    return _numbered(fd, start, marks, out)
+
+
+def _numbered(fd: int, start: int, marks: Any, found: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
+    """(byte offset within the range at ``start``, text), in order, as (line within the range, text).
+
+    Newlines are counted from the index mark of each offset's chunk, each byte at most once.
+    """
+    out: list[tuple[int, bytes]] = []
+    at = -1  # the chunk in ``data``
+    data = b""
+    pos = seen = 0  # newlines before data[pos]: marks[at] + seen
+    first = 0  # newlines before ``start``
+    for i, (off, text) in enumerate([(0, b""), *found]):
+        p = start + off
+        c = p // CHUNK
+        if c != at:
+            at, data, pos, seen = c, os.pread(fd, CHUNK, c * CHUNK), 0, 0
+        seen += data.count(b"\n", pos, p - c * CHUNK)
+        pos = p - c * CHUNK
+        if i == 0:
+            first = marks[c] + seen
+        else:
+            out.append((marks[c] + seen - first + 1, text))
     return out
 
 
