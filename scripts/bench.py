@@ -203,7 +203,7 @@ def bench_ls_first_view(ctx: Ctx) -> list[Row]:
     try:
         other = ctx.tmp / "other-tree"
         tree(other, 300, 100)  # a small project, listed first: the process has answered a call
-        times, _ = fresh_calls(ctx, imports, f"list_dir({str(root)!r})", warm_up=f"list_dir({str(other)!r})")
+        times, _ = fresh_calls(ctx, imports, f"list_dir({str(root)!r})", warm_up=f"list_dir({str(other)!r}, depth=3)")
         cold, _ = fresh_calls(ctx, imports, f"list_dir({str(root)!r})")
     except RuntimeError as exc:
         return [unavailable("ls-first-view", "list_dir first view", "≤ 0.5×", str(exc))]
