@@ -24,7 +24,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_inputs import big_text, claude_jsonl, small_file, tree
-from bench_support import MB, Ctx, Row, child, fresh_calls, info, med, runs, secs, table, timed, unavailable, wuu_argv
+from bench_support import (
+    MB,
+    Ctx,
+    Row,
+    child,
+    child_runs,
+    fresh_calls,
+    info,
+    med,
+    runs,
+    secs,
+    table,
+    timed,
+    unavailable,
+    wuu_argv,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EVERYTHING = ROOT / ".ci/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
@@ -241,17 +256,8 @@ def _chain(ctx: Ctx, src: Path, budget: int | None) -> tuple[list[float], int]:
         "    r = list_dir(**r.continuation['args']); calls += 1\n"
         "print(json.dumps({'time': time.perf_counter() - t, 'calls': calls}))"
     )
-    times = []
-    calls = 0
-    for _ in range(ctx.runs):
-        env = ctx.store()
-        try:
-            got = child(code, env)
-        finally:
-            shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
-        times.append(got["time"])
-        calls = int(got["calls"])
-    return times, calls
+    got = child_runs(ctx, code)
+    return [g["time"] for g in got], int(got[-1]["calls"])
 
 
 def bench_ls_chain(ctx: Ctx) -> list[Row]:
@@ -304,15 +310,10 @@ def bench_conv_first_view(ctx: Ctx) -> list[Row]:
         f"t = time.perf_counter(); r = read_conversation({str(path)!r})\n"
         "print(json.dumps({'time': time.perf_counter() - t}))"
     )
-    times = []
-    for _ in range(ctx.runs):
-        env = ctx.store()
-        try:
-            times.append(child(code, env)["time"])
-        except RuntimeError as exc:
-            return [unavailable("conv-first-view", "read_conversation, 3 MB", "≤ 0.5 s", str(exc))]
-        finally:
-            shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
+    try:
+        times = [g["time"] for g in child_runs(ctx, code)]
+    except RuntimeError as exc:
+        return [unavailable("conv-first-view", "read_conversation, 3 MB", "≤ 0.5 s", str(exc))]
     ref, _, _ = runs(ctx, ["tail", "-n", "50", str(path)])
     t = med(times)
     size = path.stat().st_size / MB

@@ -19,6 +19,7 @@ __all__ = [
     "Ctx",
     "Row",
     "child",
+    "child_runs",
     "fresh_calls",
     "info",
     "med",
@@ -164,16 +165,20 @@ def fresh_calls(ctx: Ctx, imports: str, call: str, warm_up: str = "") -> tuple[l
         "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM:')][0].split()[1]\n"
         "print(json.dumps({'time': elapsed, 'rss': int(hwm) * 1024}))"
     )
-    times, rss = [], []
+    got = child_runs(ctx, code)
+    return [g["time"] for g in got], [int(g["rss"]) for g in got]
+
+
+def child_runs(ctx: Ctx, code: str) -> list[dict[str, float]]:
+    """:func:`child` ``ctx.runs`` times, each with a fresh, empty store (removed afterwards)."""
+    out = []
     for _ in range(ctx.runs):
         env = ctx.store()
         try:
-            got = child(code, env)
+            out.append(child(code, env))
         finally:
             shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
-        times.append(got["time"])
-        rss.append(int(got["rss"]))
-    return times, rss
+    return out
 
 
 def info(name: str, measure: str, seconds: float, codes: set[int]) -> Row:
