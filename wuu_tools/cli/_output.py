@@ -1,18 +1,23 @@
-"""How the CLI shows a ToolResult: rich on a terminal, the exact text when piped, JSON on request."""
+"""How the CLI shows a ToolResult: rich on a terminal, the exact text when piped, JSON on request.
+
+Nothing here loads typer until a command exits through it, so ``wuu run``'s own parser
+(:mod:`._runfast`) shows results and errors with the same code as every typer command.
+"""
 
 from __future__ import annotations
 
 import re
 import sys
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
-
-import typer
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from .._errors import InvalidArgument, WuuError
 from .._result import ToolResult
 
-__all__ = ["emit", "fail", "run_tool"]
+if TYPE_CHECKING:
+    import typer  # noqa: F401
+
+__all__ = ["call_tool", "emit", "fail", "run_tool"]
 
 T = TypeVar("T")
 
@@ -45,7 +50,7 @@ Renderer = Callable[[ToolResult], None]
 def emit(result: ToolResult, as_json: bool, render: Renderer | None = None) -> None:
     """Print ``result``: the JSON envelope, a rich view on a terminal (``render``, if given), or the exact text."""
     if as_json:
-        typer.echo(result.to_json(indent=2))
+        print(result.to_json(indent=2), flush=True)
     elif sys.stdout.isatty():
         (render or _rich)(result)
     else:
@@ -55,22 +60,46 @@ def emit(result: ToolResult, as_json: bool, render: Renderer | None = None) -> N
         sys.stdout.flush()
 
 
+def _error(message: str) -> None:
+    print(f"wuu: {message}", file=sys.stderr, flush=True)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error to stderr and exit with ``code``."""
-    typer.echo(f"wuu: {message}", err=True)
+    import typer
+
+    _error(message)
     raise typer.Exit(code)
+
+
+def call_tool(
+    fn: Callable[[], ToolResult], as_json: bool, render: Renderer | None = None
+) -> tuple[ToolResult | None, int]:
+    """Call a tool and print its result, or its error (one line, or the JSON envelope with ``as_json``).
+
+    Returns ``(result, 0)``, or ``(None, code)`` after an error: 2 for bad arguments, 1 for a
+    source that cannot be read.
+    """
+    try:
+        result = fn()
+    except InvalidArgument as exc:
+        _error(exc.message)
+        return None, 2
+    except WuuError as exc:
+        if as_json:
+            emit(ToolResult.from_error(exc), True)
+        else:
+            _error(exc.message)
+        return None, 1
+    emit(result, as_json, render)
+    return result, 0
 
 
 def run_tool(fn: Callable[[], ToolResult], as_json: bool, render: Renderer | None = None) -> ToolResult:
     """Call a tool and print its result; bad arguments exit 2, unreadable sources exit 1, both with one line."""
-    try:
-        result = fn()
-    except InvalidArgument as exc:
-        fail(exc.message, 2)
-    except WuuError as exc:
-        if as_json:
-            emit(ToolResult.from_error(exc), True)
-            raise typer.Exit(1) from None
-        fail(exc.message, 1)
-    emit(result, as_json, render)
+    result, code = call_tool(fn, as_json, render)
+    if result is None:
+        import typer
+
+        raise typer.Exit(code)
     return result

@@ -91,32 +91,17 @@ def run_fast(args: list[str]) -> None:
     if opts is None:
         return
     from .._commands import run_command
-    from .._errors import InvalidArgument, WuuError
+    from ._output import call_tool
 
     command: list[str] = opts["command"]
     target: str | list[str] = " ".join(command) if opts["shell"] else command
     try:
-        result = run_command(target, cwd=opts["cwd"], timeout=opts["timeout"], budget=opts["budget"])
-    except InvalidArgument as exc:
-        _leave(2, f"wuu: {exc.message}")
-    except WuuError as exc:
-        if not opts["as_json"]:
-            _leave(1, f"wuu: {exc.message}")
-        result = ToolResult.from_error(exc)
-        print(result.to_json(indent=2))
-        _leave(1)
+        result, code = call_tool(
+            lambda: run_command(target, cwd=opts["cwd"], timeout=opts["timeout"], budget=opts["budget"]),
+            opts["as_json"],
+        )
     except KeyboardInterrupt:
         _leave(1, "\nAborted!")
-    try:
-        if opts["as_json"]:
-            print(result.to_json(indent=2))
-        elif sys.stdout.isatty():
-            from ._output import emit
-
-            emit(result, False)
-        else:
-            sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-        sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (``wuu run ... | head -1``): as click does, exit 1
         _leave(1)
-    _leave(exit_status(result))
+    _leave(code if result is None else exit_status(result))
