@@ -6,7 +6,7 @@ import os
 import random
 
 from wuu_tools import _lines
-from wuu_tools._logsink import LogSink
+from wuu_tools._logsink import PENDING_MAX, LogSink
 from wuu_tools._saved import read_saved
 from wuu_tools._store import Store
 
@@ -98,3 +98,76 @@ def test_the_kept_tail_is_the_streams_last_bytes_whatever_the_read_sizes() -> No
         assert stream.endswith(tail) and stream[len(stream) - len(tail) - 1] == ord("\n")
         assert 0 < len(tail) <= sink.ring_cap and len(raw) <= max_bytes
         assert sink.saved_lines == raw.count(b"\n") and sink.dropped_bytes == len(stream) - len(head) - 1 - len(tail)
+
+
+def test_a_line_left_open_by_a_splice_is_closed_before_the_other_streams_lines() -> None:
+    # Beyond the head, output moves from the pipe into the ring unread (splice), so a spliced
+    # piece may end mid-line; stderr's lines then wait until stdout's line is read to its end.
+    sink = LogSink(Store(), 64 << 10)
+    sink.feed(1, b"".join(f"head line {i}\n".encode() for i in range(6000)))
+    assert sink.ring is not None
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        os.write(out_w, b"a stdout li")
+        assert sink.splice(1, out_r) == len(b"a stdout li")
+        os.write(err_w, b"an error line\n")
+        assert sink.splice(2, err_r) == -1  # stdout's line is open: stderr is read and held
+        sink.feed(2, os.read(err_r, 1 << 16))
+        os.write(out_w, b"ne goes on\nnext stdout line\n")
+        assert sink.splice(1, out_r) == -1  # stderr waits: stdout is read to find its line's end
+        sink.feed(1, os.read(out_r, 1 << 16))
+        assert sink.open is None and not sink.held
+        os.write(out_w, b"last line\n")
+        assert sink.splice(1, out_r) > 0
+        os.close(out_w)
+        assert sink.splice(1, out_r) == 0
+    finally:
+        for fd in (out_r, err_r, err_w):
+            os.close(fd)
+    ref = sink.finish({})
+    assert ref is not None
+    lines = Store().path(ref).read_bytes().split(b"\n")[:-1]
+    assert lines[-4:] == [b"a stdout line goes on", b"an error line", b"next stdout line", b"last line"]
+    assert sink.stderr == [[len(lines) - 2, len(lines) - 2]] and sink.saved_lines == len(lines)
+
+
+def test_a_stream_that_never_ends_its_line_lets_the_other_through_after_a_while() -> None:
+    sink = LogSink(Store(), 1 << 20)  # a ring of 128 KiB: room for all the stderr below
+    sink.feed(1, b"x\n" * 460_000)
+    assert sink.ring is not None
+    out_r, out_w = os.pipe()
+    try:
+        os.write(out_w, b"progress 10%")
+        assert sink.splice(1, out_r) > 0
+        for i in range(PENDING_MAX // 10 + 1):  # more stderr than is held back for an open line
+            sink.feed(2, f"err {i:05}\n".encode())
+        assert sink.open is None and not sink.held
+    finally:
+        os.close(out_r)
+        os.close(out_w)
+    ref = sink.finish({})
+    assert ref is not None
+    raw = Store().path(ref).read_bytes()
+    assert b"progress 10%err 00000\n" in raw and raw.endswith(f"err {PENDING_MAX // 10:05}\n".encode())
+
+
+def test_the_other_streams_lines_go_on_once_the_stream_with_an_open_line_closes() -> None:
+    sink = LogSink(Store(), 1 << 20)
+    sink.feed(1, b"x\n" * 460_000)
+    out_r, out_w = os.pipe()
+    try:
+        os.write(out_w, b"no newline at the end")
+        assert sink.splice(1, out_r) > 0
+        sink.feed(2, b"held back\n")
+        assert sink.held
+        sink.ended(1)  # stdout closed mid-line
+        assert not sink.held and sink.open is None
+        sink.feed(2, b"and this goes straight on\n")
+    finally:
+        os.close(out_r)
+        os.close(out_w)
+    ref = sink.finish({})
+    assert ref is not None
+    raw = Store().path(ref).read_bytes()
+    assert raw.endswith(b"no newline at the endheld back\nand this goes straight on\n")

@@ -25,16 +25,13 @@ import signal
 import subprocess
 import threading
 import time
-from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
 try:
     import fcntl
-    from termios import FIONREAD
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
-    FIONREAD = None  # type: ignore[assignment]
 
 from ._budget import HARD_CAP_BYTES, count_tokens, resolve_budget
 from ._env import env_int
@@ -51,11 +48,12 @@ DEFAULT_LOG_MAX_BYTES = 512 << 20
 MIN_LOG_MAX_BYTES = 4096
 MAX_TIMEOUT_S = 7 * 24 * 3600
 READ_SIZE = 1 << 20
-FIRST_READ = 64 << 10  # most reads of a writer the reader keeps up with are smaller than this
 PIPE_SIZE = 1 << 20
 AFTER_EXIT_S = 2.0  # how long output is still read after the command exited (background holders)
 DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeout
 POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
+NAP_S = 0.0001  # after a small read, a nap this long: a fast writer's output gathers meanwhile ...
+NAP_BELOW = 64 << 10  # ... where a read of fewer bytes than this counts as small
 IDLE_S = 0.05  # once the reader has waited this long in all for output, there is room to load the view
 QUIET_ENV = {
     "PAGER": "cat",
@@ -115,38 +113,30 @@ def _spawn(argv: list[str], cwd: str | None, token: str) -> subprocess.Popen[byt
     return proc
 
 
-def _more(fd: int, ready: array) -> int:
-    """Bytes waiting in the pipe ``fd`` (up to READ_SIZE); 0 when it cannot be told."""
-    if FIONREAD is not None:
-        with contextlib.suppress(OSError):
-            fcntl.ioctl(fd, FIONREAD, ready)
-            return min(ready[0], READ_SIZE)
-    return 0
-
-
 def _pump(
     proc: subprocess.Popen[bytes], sink: LogSink, deadline: float, token: str, idle: Callable[[], None]
 ) -> tuple[bool, int, int]:
     """Read both pipes into ``sink`` until they close; returns (timed out, processes ended, left running).
 
-    A fast writer that the reader keeps up with is read in many small pieces (one per wake-up),
-    so the loop is kept lean: ``poll`` rather than :mod:`selectors`, and a read of
-    :data:`FIRST_READ` bytes (no 1 MiB buffer for 16 KiB of data), followed by one of all that
-    is waiting only when it comes back full. After a read that big the writer is ahead, and
-    the next read takes all that is waiting (FIONREAD) at once. Whether the command exited is checked when a pipe
-    closes, when nothing came for a while, and every :data:`POLL_S` seconds, not after every
-    read. ``idle`` is called once, when the reader has waited :data:`IDLE_S` in all for output.
-    (Napping after a small read, so that the pipe fills and fewer, bigger reads are made,
-    measured slower on two cores: the writers then run slower.)
+    A fast writer is read in as few pieces as it can be without being made to wait: after a
+    read (or splice) of fewer than :data:`NAP_BELOW` bytes the reader naps :data:`NAP_S`, so
+    the output gathers in the 1 MiB pipe instead of costing a wake-up (two context switches)
+    per write of the writer. Reads go into one reused buffer; once the log's head is full the
+    rest moves from the pipe into the sink's ring in the kernel (:meth:`LogSink.splice`).
+    Whether the command exited is checked when a pipe closes, when nothing came for a while,
+    and every :data:`POLL_S` seconds, not after every read. ``idle`` is called once, when the
+    reader has waited (or napped) :data:`IDLE_S` in all.
     """
     on_idle: Callable[[], None] | None = idle
-    ready = array("i", [0])
     assert proc.stdout is not None and proc.stderr is not None
     streams = {proc.stdout.fileno(): 1, proc.stderr.fileno(): 2}
     poller = select.poll()
     for fd in streams:
         poller.register(fd, select.POLLIN)
-    read, feed, first = os.read, sink.feed, FIRST_READ
+    buf = bytearray(READ_SIZE)
+    view = memoryview(buf)
+    bufs = [buf]
+    readv, feed, splice, sleep = os.readv, sink.feed, sink.splice, time.sleep
     timed_out = False
     ended = 0
     stop_at: float | None = None  # stop reading at this time (after exit or after the kill)
@@ -154,7 +144,6 @@ def _pump(
     check = True  # look whether the command exited (or timed out) before the next wait
     polled = time.monotonic()
     waited = 0.0  # seconds spent waiting for output, while ``on_idle`` is pending
-    wide = False  # the last read was of FIRST_READ bytes or more
     while streams:
         now = time.monotonic()
         if stop_at is None and (check or now >= deadline or now - polled >= POLL_S):
@@ -176,21 +165,26 @@ def _pump(
             if waited >= IDLE_S:
                 on_idle()
                 on_idle = None
+        got = 0
         for fd, _ in events:
-            if wide:  # the writer is ahead: take all that is waiting at once
-                data = read(fd, _more(fd, ready) or first)
-            else:
-                data = read(fd, first)
-                if len(data) == first and (waiting := _more(fd, ready)):
-                    feed(streams[fd], data)
-                    data = read(fd, waiting)
-            wide = len(data) >= first
-            if data:
-                feed(streams[fd], data)
-            else:
+            stream = streams[fd]
+            if sink.ring is None:
+                n = readv(fd, bufs)
+                if n:
+                    feed(stream, buf, n)
+            elif (n := splice(stream, fd)) < 0:  # beyond the head, but this stream must be read
+                n = readv(fd, bufs)
+                if n:
+                    feed(stream, bytes(view[:n]))
+            got += n
+            if not n:
+                sink.ended(stream)
                 poller.unregister(fd)
                 del streams[fd]
                 check = True
+        if 0 < got < NAP_BELOW:  # a fast writer read in small pieces: let its output gather in the pipe
+            sleep(NAP_S)
+            waited += NAP_S
     left = 0
     if not timed_out:
         try:

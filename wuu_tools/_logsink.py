@@ -1,20 +1,25 @@
 """Streaming a command's output into a saved log: capped, line-counted, stderr lines recorded.
 
 A :class:`LogSink` takes the bytes of stdout and stderr as they arrive and writes them
-into ``Store.writer("log")`` in bounded memory. The log is capped at ``max_bytes``: the
-first 7/8 go straight into the store, the rest through a ring file that keeps the last
-1/8, copied in at the end after a line that records what was dropped. While writing it
-counts the newlines of every 64 KiB chunk, so :func:`prime_line_index` can hand the line
-index of a big log to :mod:`._lines` instead of rescanning it. If the store fails the sink
-keeps the first ``HARD_CAP_BYTES`` in memory so the caller can still show them.
+into a record of the store (``Store.writer("log", record=True)``: named by a random id, not
+hashed) in bounded memory. The log is capped at ``max_bytes``: the first 7/8 go straight
+into the store, the rest through a ring file that keeps the last 1/8, copied in at the end
+after a line that records what was dropped. While writing the head it counts the newlines
+of every 64 KiB chunk, so :func:`prime_line_index` can hand the line index of a big log to
+:mod:`._lines` instead of rescanning it. Bytes bound for the ring are not counted until the
+end, so on Linux they move from the pipe into the ring in the kernel (:meth:`LogSink.splice`),
+unread; a spliced piece may end mid-line, and then the other stream's lines wait for that
+line's end. If the store fails the sink keeps the first ``HARD_CAP_BYTES`` in memory so the
+caller can still show them.
 
 Everything happens in the reading thread: on a small machine a writer thread beside it
-(hashing and writing while the next block is read) measured slower, the GIL hand-offs and
-wake-ups costing more than the overlap gained. Bytes are passed on as memoryviews, not copied.
+(writing while the next block is read) measured slower, the GIL hand-offs and wake-ups
+costing more than the overlap gained.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from array import array
@@ -36,6 +41,7 @@ MAX_STDERR_RANGES = 1000
 RING_BATCH = 256 << 10  # ring-bound bytes gathered before they are written (one pwritev) ...
 RING_BATCH_PIECES = 256  # ... or this many pieces (under any IOV_MAX)
 _PWRITEV = hasattr(os, "pwritev")
+_SPLICE = hasattr(os, "splice")  # Linux: pipe to file in the kernel
 
 Bytes = bytes | bytearray
 
@@ -58,7 +64,7 @@ class LogSink:
         self.writer: StoreWriter | None = None
         self.error: StoreError | None = None
         try:
-            self.writer = store.writer("log")
+            self.writer = store.writer("log", record=True)
         except StoreError as exc:
             self.error = exc
         self.memory = bytearray()  # the first HARD_CAP_BYTES, shown if the store fails
@@ -73,6 +79,10 @@ class LogSink:
         self.stderr: list[list[int]] = []  # saved-log line ranges that came from stderr
         self.ring_stderr: list[list[int]] = []  # [start, end) offsets of ring-bound stderr bytes
         self.pending: dict[int, bytes] = {1: b"", 2: b""}
+        self.open: int | None = None  # the stream whose spliced bytes may end mid-line in the ring
+        self.held: list[tuple[int, bytes]] = []  # the other stream's bytes, waiting for that line's end
+        self.held_size = 0
+        self.can_splice = _SPLICE
         self.saved_size = 0
         self.saved_newlines = 0
         self.marks = array("q", [0])
@@ -85,21 +95,109 @@ class LogSink:
             return self.newlines + (0 if self.ends_line else 1)
         return self.saved_newlines + (0 if self.ends_line or not self.saved_size else 1)
 
-    def feed(self, stream: int, data: bytes) -> None:
-        """Take bytes read from ``stream`` (1 stdout, 2 stderr)."""
+    def feed(self, stream: int, data: Bytes, end: int | None = None) -> None:
+        """Take ``data[:end]``, read from ``stream`` (1 stdout, 2 stderr); ``data`` may be reused after the call."""
+        if end is None:
+            end = len(data)
+        if self.open is not None and end and not self._close_open_line(stream, bytes(data[:end])):
+            return
         pend = self.pending[stream]
-        cut = data.rfind(b"\n") + 1
+        cut = data.rfind(b"\n", 0, end) + 1
         if cut == 0:
-            if len(pend) + len(data) < PENDING_MAX:
-                self.pending[stream] = pend + data
+            if len(pend) + end < PENDING_MAX:
+                self.pending[stream] = pend + data[:end]
                 return
-            cut = len(data)
+            cut = end
         if pend:  # the start of the line ``data`` goes on with: nothing comes between them
             self._emit(stream, pend, len(pend))
-        self.pending[stream] = data[cut:] if cut < len(data) else b""
+        self.pending[stream] = bytes(data[cut:end]) if cut < end else b""
         self._emit(stream, data, cut)
 
+    def splice(self, stream: int, fd: int) -> int:
+        """Move what waits in the pipe ``fd`` (of ``stream``) into the ring without reading it.
+
+        Returns the bytes moved (0 at the end of the stream), or -1 when they must be read and
+        fed instead: before the head is full, where ``splice`` is missing, or while the other
+        stream's lines wait for the end of a line this stream left open in the ring. Bytes
+        beyond the head are never counted until the end, so most of a long output goes from the
+        pipe to the ring in the kernel.
+        """
+        if self.ring is None or not self.can_splice or self.held or self.open not in (None, stream):
+            return -1
+        pend = self.pending[stream]
+        if pend:  # the start of the line the spliced bytes go on with
+            self.pending[stream] = b""
+            self._emit(stream, pend, len(pend))
+        if self.batch:
+            self._ring_flush()
+        off = self.ring_pos % self.ring_cap
+        try:
+            n = os.splice(fd, self.ring.fileno(), min(READ_SIZE, self.ring_cap - off), offset_dst=off)
+        except OSError as exc:
+            if exc.errno in (errno.EINVAL, errno.ENOSYS):  # not spliceable here: read instead from now on
+                self.can_splice = False
+                return -1
+            self._fail(exc)
+            return -1
+        if n == 0:
+            if self.open == stream:  # a closed stream's last line is over: the other's lines may follow
+                self.open = None
+            return 0
+        if stream == 2:
+            _add_range(self.ring_stderr, self.ring_pos, self.ring_pos + n, 0)
+        self.ring_pos += n
+        self.size += n
+        self.open = stream  # it may end mid-line: unknown until looked at
+        return n
+
+    def ended(self, stream: int) -> None:
+        """``stream`` closed: a line it left open in the ring is over, and the other's lines go on."""
+        if self.open == stream:
+            self._release()
+
+    def _close_open_line(self, stream: int, data: bytes) -> bool:
+        """Whether ``data`` of ``stream`` can go on as usual after the spliced line left open in the ring.
+
+        The other stream's bytes wait (up to :data:`PENDING_MAX`) until that line's newline is
+        read; ``stream``'s own bytes up to their first newline close it.
+        """
+        if self.open == stream:
+            k = data.find(b"\n") + 1
+            self._emit(stream, data, k or len(data))
+            if not k:
+                return False
+            self.open = None
+            held, self.held, self.held_size = self.held, [], 0
+            for other, piece in held:
+                self.feed(other, piece)
+            if k < len(data):
+                self.feed(stream, data[k:])
+            return False
+        if self.open is not None and self._ring_ends_line():
+            self.open = None
+            return True
+        self.held.append((stream, data))
+        self.held_size += len(data)
+        if self.held_size >= PENDING_MAX:  # waited long enough: the lines interleave
+            self._release()
+        return False
+
+    def _ring_ends_line(self) -> bool:
+        if self.batch:
+            self._ring_flush()
+        if self.ring_pos == 0:
+            return True
+        return os.pread(self.ring.fileno(), 1, (self.ring_pos - 1) % self.ring_cap) == b"\n"
+
+    def _release(self) -> None:
+        """Write the other stream's waiting bytes now, the open line still open."""
+        held, self.held, self.held_size, self.open = self.held, [], 0, None
+        for other, piece in held:
+            self.feed(other, piece)
+
     def flush(self) -> None:
+        if self.held:
+            self._release()
         for stream in (1, 2):
             pend = self.pending[stream]
             if pend:
@@ -173,6 +271,8 @@ class LogSink:
         """
         if not data:
             return
+        if isinstance(data.obj, bytearray):  # a read buffer that will be reused: the batch keeps a copy
+            data = memoryview(bytes(data))
         if stream == 2:
             _add_range(self.ring_stderr, self.ring_pos, self.ring_pos + len(data), 0)
         self.batch.append(data)
@@ -237,7 +337,7 @@ class LogSink:
 
     def _copy_ring(self) -> None:
         """Append the ring's bytes in order; when it wrapped, first a line that records the drop."""
-        self._ring_flush()
+        self.ends_line = self._ring_ends_line()  # the ring ends where the output ends
         fd = self.ring.fileno()
         total = self.ring_pos
         wrapped = total > self.ring_cap
@@ -258,16 +358,22 @@ class LogSink:
                         continue
                     block = block[k:]
                     skipping = False
-                    lead = b"" if self.head_ends_line else b"\n"
-                    self._w(
-                        lead
-                        + f"[wuu: {human_size(dropped)} of output dropped here: the log keeps its first "
-                        f"{human_size(self.head_cap)} and last {human_size(self.ring_cap)} "
-                        "(WUU_LOG_MAX_BYTES)]\n".encode()
-                    )
+                    self._drop_line(dropped)
                 self._stderr_lines(block, offset - len(block))
                 self._w(block)
+        if skipping:  # the ring held no line end: all of it is dropped
+            self._drop_line(dropped)
+            self.ends_line = True
         self.dropped_bytes = dropped
+
+    def _drop_line(self, dropped: int) -> None:
+        lead = b"" if self.head_ends_line else b"\n"
+        self._w(
+            lead
+            + f"[wuu: {human_size(dropped)} of output dropped here: the log keeps its first "
+            f"{human_size(self.head_cap)} and last {human_size(self.ring_cap)} "
+            "(WUU_LOG_MAX_BYTES)]\n".encode()
+        )
 
     def _stderr_lines(self, block: bytes, at: int) -> None:
         """Record the saved-log lines of ``block`` (ring-stream offset ``at``) that came from stderr."""

@@ -89,9 +89,10 @@ class _Lines:
         first = self.lf.total_lines + 1
         used = 0
         window = min(READ_WINDOW, max(4096, budget * 8))
+        most = budget // 2 + 1  # lines that can fit: each costs 2 tokens at least (its number, its newline)
         while first > floor:
             raws = self.lf.read_backward(first - 1, window, floor=floor)
-            batch_first = first - max(1, len(raws))
+            batch_first = first - max(1, min(len(raws), most))
             self.load(batch_first, first - 1)
             for n in range(first - 1, batch_first - 1, -1):
                 cost = 0 if n in free else self.cost[n]

@@ -3,13 +3,18 @@
 Layout under the store root (``$WUU_STORE``, else ``$XDG_CACHE_HOME/wuu-tools``, else
 ``~/.cache/wuu-tools``)::
 
-    objects/<kind>-<32 hex>            the saved bytes (0600), named by their SHA-256 digest (first 128 bits)
+    objects/<kind>-<32 hex>            the saved bytes (0600), named by their SHA-256 digest (first 128 bits),
+                                       or by a random 128-bit id when saved as a record (a command's log)
     objects/<kind>-<32 hex>.meta.json  optional facts about them (command, exit code, ...)
     tmp/                               writes in progress; renamed into objects/ when done
     index/                             caches (line indexes of large files)
 
 Writes are atomic (temp file, then ``os.replace``), so concurrent writers never see or
-leave a partial object, and saving the same bytes twice yields the same reference.
+leave a partial object, and saving the same bytes twice yields the same reference. A
+*record* (``writer(kind, record=True)``) is named by a random id instead: a command's log is
+the record of one run, whose sidecar holds that run's command and exit code, so two runs
+that printed the same bytes keep two references (and their bytes are not hashed, a third
+of the cost of saving a fast command's output).
 References are validated against one pattern before any path is built, so a crafted
 reference cannot leave the store. The store has a size cap (``WUU_STORE_MAX_BYTES``,
 default 1 GiB) enforced after each save by evicting the least recently saved objects.
@@ -23,6 +28,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,11 +89,14 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def writer(self, kind: str) -> StoreWriter:
-        """A streaming writer; the reference exists once it is closed (``with`` block ends)."""
+    def writer(self, kind: str, *, record: bool = False) -> StoreWriter:
+        """A streaming writer; the reference exists once it is closed (``with`` block ends).
+
+        With ``record`` the reference is a random id, not the digest of the bytes.
+        """
         if not _KIND.match(kind):
             raise InvalidReference(f"store kind {kind!r} must be 1-16 lowercase letters or digits")
-        return StoreWriter(self, kind)
+        return StoreWriter(self, kind, record=record)
 
     def save(self, data: bytes | str, kind: str, meta: dict[str, Any] | None = None) -> str:
         """Save ``data`` whole and return its reference (the same bytes give the same reference)."""
@@ -195,22 +204,27 @@ class Store:
 
 
 class StoreWriter:
-    """Streams bytes into a temp file, hashing as it goes; ``close()`` names it by its digest."""
+    """Streams bytes into a temp file, hashing as it goes; ``close()`` names it by its digest.
 
-    def __init__(self, store: Store, kind: str) -> None:
+    A ``record`` writer hashes nothing and is named by a random id.
+    """
+
+    def __init__(self, store: Store, kind: str, *, record: bool = False) -> None:
         self.store = store
         self.kind = kind
         self.ref: str | None = None
         self.meta: dict[str, Any] = {}
         self.size = 0
-        self._hash = hashlib.sha256()  # SHA-NI makes it ~3x faster than BLAKE2b here
+        # SHA-NI makes SHA-256 ~3x faster than BLAKE2b here.
+        self._hash: Any = None if record else hashlib.sha256()
         tmpdir = store._ensure("tmp")
         try:
             fd, name = tempfile.mkstemp(dir=tmpdir, prefix=f"{kind}-")
         except OSError as exc:
             raise StoreError(f"cannot write to the store at {store.root}: {exc.strerror or exc}") from exc
         self._path = Path(name)
-        self._fh: BinaryIO = os.fdopen(fd, "wb", buffering=1 << 20)
+        # Writes bigger than the buffer go straight to the file, not copied through it.
+        self._fh: BinaryIO = os.fdopen(fd, "wb", buffering=64 << 10)
 
     def write(self, data: bytes) -> None:
         """Append ``data``; raises :class:`StoreError` when the disk refuses it."""
@@ -219,7 +233,8 @@ class StoreWriter:
         except OSError as exc:
             self.abort()
             raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
-        self._hash.update(data)
+        if self._hash is not None:
+            self._hash.update(data)
         self.size += len(data)
 
     def close(self) -> str:
@@ -231,7 +246,8 @@ class StoreWriter:
         except OSError as exc:
             self.abort()
             raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
-        self.ref = self.store._commit(self._path, self.kind, self._hash.hexdigest()[:32], self.meta)
+        digest = secrets.token_hex(16) if self._hash is None else self._hash.hexdigest()[:32]
+        self.ref = self.store._commit(self._path, self.kind, digest, self.meta)
         return self.ref
 
     def abort(self) -> None:
