@@ -54,7 +54,8 @@ DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeo
 POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
 NAP_S = 0.0001  # after a small read, a nap this long: a fast writer's output gathers meanwhile ...
 NAP_BELOW = 64 << 10  # ... where a read of fewer bytes than this counts as small
-IDLE_S = 0.05  # once the reader has waited this long in all for output, there is room to load the view
+IDLE_S = 0.05  # once nothing has come for this long (a pause), or ...
+IDLE_TOTAL_S = 0.5  # ... the reader has waited this long in all for output, there is room to load the view
 QUIET_ENV = {
     "PAGER": "cat",
     "GIT_PAGER": "cat",
@@ -125,7 +126,10 @@ def _pump(
     rest moves from the pipe into the sink's ring in the kernel (:meth:`LogSink.splice`).
     Whether the command exited is checked when a pipe closes, when nothing came for a while,
     and every :data:`POLL_S` seconds, not after every read. ``idle`` is called once, when the
-    reader has waited (or napped) :data:`IDLE_S` in all.
+    command pauses (nothing for :data:`IDLE_S`) or the reader has waited :data:`IDLE_TOTAL_S` in
+    all; a writer that never pauses is followed by the load once it ends (loading beside it
+    measured ~0.1 s slower: the tokenizer's construction holds the GIL for ~0.15 s while the
+    pipe fills).
     """
     on_idle: Callable[[], None] | None = idle
     assert proc.stdout is not None and proc.stderr is not None
@@ -157,12 +161,12 @@ def _pump(
         if stop_at is not None and now >= stop_at:
             holders = True
             break
-        wait = min(deadline if stop_at is None else stop_at, now + (0.5 if on_idle is None else IDLE_S - waited)) - now
+        wait = min(deadline if stop_at is None else stop_at, now + (0.5 if on_idle is None else IDLE_S)) - now
         events = poller.poll(max(wait, 0.0) * 1000)
         check = not events
         if on_idle is not None:
             waited += time.monotonic() - now
-            if waited >= IDLE_S:
+            if (not events and wait >= IDLE_S) or waited >= IDLE_TOTAL_S:
                 on_idle()
                 on_idle = None
         got = 0
@@ -183,8 +187,7 @@ def _pump(
                 del streams[fd]
                 check = True
         if 0 < got < NAP_BELOW:  # a fast writer read in small pieces: let its output gather in the pipe
-            sleep(NAP_S)
-            waited += NAP_S
+            sleep(NAP_S)  # (not counted as waiting: the writer is busy, the view loads at its end)
     left = 0
     if not timed_out:
         try:
@@ -235,9 +238,9 @@ def run_command(
             reason = "command not found" if exit_code == 127 else (exc.strerror or str(exc)).lower()
             sink.feed(2, f"wuu: {argv[0]}: {reason}\n".encode())
         else:
-            # The view and the tokenizer take ~0.3 s of CPU to load, holding the GIL: they are
-            # loaded once the reader has had to wait for output (CPU to spare), so a heavy output
-            # is not read slower, or else beside the end of the log being written.
+            # The view and the tokenizer take ~0.2 s of CPU to load, holding the GIL: they are
+            # loaded when the command pauses (CPU to spare), so a heavy output is not read
+            # slower, or else beside the end of the log being written.
             warm = threading.Thread(target=_warm_up, daemon=True)
             timed_out, ended, left = _pump(proc, sink, started + timeout, token, warm.start)
             if warm.ident is None:
