@@ -132,42 +132,41 @@ def test_a_line_left_open_by_a_splice_is_closed_before_the_other_streams_lines()
     assert sink.stderr == [[len(lines) - 2, len(lines) - 2]] and sink.saved_lines == len(lines)
 
 
-def test_a_stream_that_never_ends_its_line_lets_the_other_through_after_a_while() -> None:
-    sink = LogSink(Store(), 1 << 20)  # a ring of 128 KiB: room for all the stderr below
+def _open_line_past_the_head(text: bytes) -> tuple[LogSink, int, int]:
+    """A sink with a full head (and a 128 KiB ring), ``text`` spliced into it from a new stdout pipe."""
+    sink = LogSink(Store(), 1 << 20)
     sink.feed(1, b"x\n" * 460_000)
     assert sink.ring is not None
     out_r, out_w = os.pipe()
-    try:
-        os.write(out_w, b"progress 10%")
-        assert sink.splice(1, out_r) > 0
-        for i in range(PENDING_MAX // 10 + 1):  # more stderr than is held back for an open line
-            sink.feed(2, f"err {i:05}\n".encode())
-        assert sink.open is None and not sink.held
-    finally:
-        os.close(out_r)
-        os.close(out_w)
+    os.write(out_w, text)
+    assert sink.splice(1, out_r) == len(text) and sink.open == 1
+    return sink, out_r, out_w
+
+
+def _saved(sink: LogSink) -> bytes:
     ref = sink.finish({})
     assert ref is not None
-    raw = Store().path(ref).read_bytes()
+    return Store().path(ref).read_bytes()
+
+
+def test_a_stream_that_never_ends_its_line_lets_the_other_through_after_a_while() -> None:
+    sink, out_r, out_w = _open_line_past_the_head(b"progress 10%")
+    for i in range(PENDING_MAX // 10 + 1):  # more stderr than is held back for an open line
+        sink.feed(2, f"err {i:05}\n".encode())
+    assert sink.open is None and not sink.held
+    os.close(out_r)
+    os.close(out_w)
+    raw = _saved(sink)
     assert b"progress 10%err 00000\n" in raw and raw.endswith(f"err {PENDING_MAX // 10:05}\n".encode())
 
 
 def test_the_other_streams_lines_go_on_once_the_stream_with_an_open_line_closes() -> None:
-    sink = LogSink(Store(), 1 << 20)
-    sink.feed(1, b"x\n" * 460_000)
-    out_r, out_w = os.pipe()
-    try:
-        os.write(out_w, b"no newline at the end")
-        assert sink.splice(1, out_r) > 0
-        sink.feed(2, b"held back\n")
-        assert sink.held
-        sink.ended(1)  # stdout closed mid-line
-        assert not sink.held and sink.open is None
-        sink.feed(2, b"and this goes straight on\n")
-    finally:
-        os.close(out_r)
-        os.close(out_w)
-    ref = sink.finish({})
-    assert ref is not None
-    raw = Store().path(ref).read_bytes()
-    assert raw.endswith(b"no newline at the endheld back\nand this goes straight on\n")
+    sink, out_r, out_w = _open_line_past_the_head(b"no newline at the end")
+    sink.feed(2, b"held back\n")
+    assert sink.held
+    sink.ended(1)  # stdout closed mid-line
+    assert not sink.held and sink.open is None
+    sink.feed(2, b"and this goes straight on\n")
+    os.close(out_r)
+    os.close(out_w)
+    assert _saved(sink).endswith(b"no newline at the endheld back\nand this goes straight on\n")
