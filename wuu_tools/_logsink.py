@@ -139,9 +139,7 @@ class LogSink:
                 return -1
             self._fail(exc)
             return -1
-        if n == 0:
-            if self.open == stream:  # a closed stream's last line is over: the other's lines may follow
-                self.open = None
+        if n == 0:  # the end of the stream (the caller says so: :meth:`ended`)
             return 0
         if stream == 2:
             _add_range(self.ring_stderr, self.ring_pos, self.ring_pos + n, 0)
@@ -166,10 +164,7 @@ class LogSink:
             self._emit(stream, data, k or len(data))
             if not k:
                 return False
-            self.open = None
-            held, self.held, self.held_size = self.held, [], 0
-            for other, piece in held:
-                self.feed(other, piece)
+            self._release()  # the line is over: the other stream's lines follow it
             if k < len(data):
                 self.feed(stream, data[k:])
             return False
@@ -190,7 +185,7 @@ class LogSink:
         return os.pread(self.ring.fileno(), 1, (self.ring_pos - 1) % self.ring_cap) == b"\n"
 
     def _release(self) -> None:
-        """Write the other stream's waiting bytes now, the open line still open."""
+        """Write the other stream's waiting bytes now (after the open line, whether it ended or not)."""
         held, self.held, self.held_size, self.open = self.held, [], 0, None
         for other, piece in held:
             self.feed(other, piece)
