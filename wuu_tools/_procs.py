@@ -19,7 +19,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import uuid
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ GRACE_S = 2.0
 
 def new_token() -> str:
     """A fresh token for :data:`TOKEN_ENV`."""
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()
 
 
 def _has_token(proc: psutil.Process, token: str) -> bool:

@@ -28,7 +28,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -246,7 +245,7 @@ class StoreWriter:
         except OSError as exc:
             self.abort()
             raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
-        digest = secrets.token_hex(16) if self._hash is None else self._hash.hexdigest()[:32]
+        digest = os.urandom(16).hex() if self._hash is None else self._hash.hexdigest()[:32]
         self.ref = self.store._commit(self._path, self.kind, digest, self.meta)
         return self.ref
 
