@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,7 +81,7 @@ def scan_log(lf: LineFile) -> Scan:
     return scan
 
 
-def _grep(fd: int, start: int, end: int, size: int, marks: Any) -> list[tuple[int, bytes]] | None:
+def _grep(fd: int, start: int, end: int, size: int, marks: Sequence[int]) -> list[tuple[int, bytes]] | None:
     """Candidate lines of bytes ``start..end`` as (line within the range, raw text) by ``grep -F``.
 
     grep gives each line's byte offset (``-b``), turned into its number with the line index
@@ -132,7 +133,7 @@ def _grep(fd: int, start: int, end: int, size: int, marks: Any) -> list[tuple[in
     return _numbered(fd, start, marks, out)
 
 
-def _numbered(fd: int, start: int, marks: Any, found: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
+def _numbered(fd: int, start: int, marks: Sequence[int], found: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
     """(byte offset within the range at ``start``, text), in order, as (line within the range, text).
 
     Newlines are counted from the index mark of each offset's chunk, each byte at most once.

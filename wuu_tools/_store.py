@@ -13,8 +13,8 @@ Writes are atomic (temp file, then ``os.replace``), so concurrent writers never 
 leave a partial object, and saving the same bytes twice yields the same reference. A
 *record* (``writer(kind, record=True)``) is named by a random id instead: a command's log is
 the record of one run, whose sidecar holds that run's command and exit code, so two runs
-that printed the same bytes keep two references (and their bytes are not hashed, a third
-of the cost of saving a fast command's output).
+that printed the same bytes keep two references (and their bytes are not hashed: SHA-256
+measured ~0.75 ms of CPU per MiB here).
 References are validated against one pattern before any path is built, so a crafted
 reference cannot leave the store. The store has a size cap (``WUU_STORE_MAX_BYTES``,
 default 1 GiB) enforced after each save by evicting the least recently saved objects.
