@@ -14,7 +14,6 @@ when a target is missed (or cannot be measured), 0 otherwise. Not run in CI (min
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_inputs import big_text, claude_jsonl, small_file, tree
+from bench_run import bench_run_output
 from bench_support import (
     MB,
     Ctx,
@@ -161,58 +161,6 @@ def bench_read_cold(ctx: Ctx) -> list[Row]:
             "info",
             "–",
             True,
-        ),
-    ]
-
-
-def bench_run_output(ctx: Ctx) -> list[Row]:
-    n = (100 if ctx.quick else 1000) * 1_000_000
-    name = "run-output"
-    probe = subprocess.run([*wuu_argv(), "run", "--help"], capture_output=True, check=False)
-    if probe.returncode != 0:
-        why = "`wuu run` is not available in this checkout"
-        return [
-            unavailable(name, "wuu run -- yes | head", "≤ 1.3×", why),
-            unavailable(name, "peak RSS of wuu run", "≤ 100 MB", why),
-        ]
-    out = ctx.tmp / "out.txt"
-    # Both sides write ~1 GB into the page cache: the runs alternate, each after a sync, so that
-    # neither meets the other's write-back or a drift of the machine alone.
-    pairs = ctx.runs if ctx.quick else max(ctx.runs, 5)
-    ref: list[float] = []
-    times: list[float] = []
-    rss: list[int] = []
-    codes: set[int] = set()
-    for _ in range(pairs):
-        os.sync()
-        ref.append(timed(["sh", "-c", f"yes | head -c {n} > {out}"])[0])
-        out.unlink(missing_ok=True)
-        env = ctx.store()
-        os.sync()
-        t, r, code = timed([*wuu_argv(), "run", "--", "sh", "-c", f"yes | head -c {n}"], env=env)
-        shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
-        times.append(t)
-        rss.append(r)
-        codes.add(code)
-    ratio = med(times) / med(ref)
-    return [
-        Row(
-            name,
-            f"wuu run -- sh -c 'yes | head -c {n:,}' vs > out.txt (median of {pairs}, alternating, sync before each)",
-            secs(med(times)),
-            secs(med(ref)),
-            f"{ratio:.2f}×" + ("" if codes == {0} else f" (exit {sorted(codes)})"),
-            "≤ 1.3×",
-            ratio <= 1.3 and codes == {0},
-        ),
-        Row(
-            name,
-            "peak RSS of wuu run",
-            f"{max(rss) / MB:.0f} MB",
-            "–",
-            f"{max(rss) / MB:.0f} MB",
-            "≤ 100 MB",
-            max(rss) <= 100 * MB,
         ),
     ]
 

@@ -11,6 +11,7 @@ import hashlib
 import importlib.util
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -215,6 +216,18 @@ def test_bench_measures_peak_rss_per_process() -> None:
     _, _, code = timed(["sh", "-c", "exit 3"])
     assert code == 3
     assert table([]).count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "splice"), reason="the pipe-hop floor splices (Linux); elsewhere it is cat")
+def test_bench_pipe_hop_floor_copies_the_whole_output(tmp_path: Path) -> None:
+    from bench_run import SPLICE, settle
+
+    data = b"".join(b"line %d\n" % i for i in range(300_000))  # ~3 MB: more than the 1 MiB pipe
+    out = tmp_path / "out.txt"
+    done = subprocess.run([sys.executable, "-c", SPLICE, str(out)], input=data, check=False)
+    assert done.returncode == 0 and out.read_bytes() == data
+    settle(tmp_path / "scratch.bin", 3 << 20)
+    assert not (tmp_path / "scratch.bin").exists()
 
 
 class _ScriptedModel(BaseHTTPRequestHandler):
