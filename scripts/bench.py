@@ -34,6 +34,7 @@ from bench_support import (
     fresh_calls,
     info,
     med,
+    ratio_info,
     runs,
     secs,
     table,
@@ -200,14 +201,11 @@ def bench_ls_first_view(ctx: Ctx) -> list[Row]:
             "≤ 0.5×",
             ratio <= 0.5,
         ),
-        Row(
+        ratio_info(
             "ls-first-view",
             "the same call as a fresh interpreter's first: the tokenizer's one-time load (~0.2 s) falls in it",
-            secs(med(cold)),
-            secs(med(ref)),
-            f"{med(cold) / med(ref):.2f}×",
-            "–",
-            True,
+            med(cold),
+            med(ref),
         ),
         info("ls-first-view", "the same through the CLI: wuu ls, cold process", med(cli), codes),
     ]
@@ -246,23 +244,17 @@ def bench_ls_chain(ctx: Ctx) -> list[Row]:
             "≤ 1.5×",
             ratio <= 1.5,
         ),
-        Row(
+        ratio_info(
             "ls-chain",
             f"the same chain at the largest budget (views at the 50 KiB cap, no token counting): {big_calls} calls",
-            secs(med(big)),
-            secs(med(ref)),
-            f"{med(big) / med(ref):.2f}×",
-            "–",
-            True,
+            med(big),
+            med(ref),
         ),
-        Row(
+        ratio_info(
             "ls-chain",
             "find with a size per file (a stat each, as list_dir shows): find . -printf '%p %s' | sort",
-            secs(med(sized)),
-            secs(med(ref)),
-            f"{med(sized) / med(ref):.2f}×",
-            "–",
-            True,
+            med(sized),
+            med(ref),
         ),
     ]
 

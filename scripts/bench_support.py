@@ -23,6 +23,7 @@ __all__ = [
     "fresh_calls",
     "info",
     "med",
+    "ratio_info",
     "runs",
     "secs",
     "table",
@@ -184,6 +185,11 @@ def child_runs(ctx: Ctx, code: str) -> list[dict[str, float]]:
 def info(name: str, measure: str, seconds: float, codes: set[int]) -> Row:
     note = "" if codes == {0} else f" (exit {sorted(codes)})"
     return Row(name, measure, secs(seconds) + note, "–", "info", "–", codes == {0})
+
+
+def ratio_info(name: str, measure: str, seconds: float, reference: float) -> Row:
+    """A row without a target: a time and its ratio to the standard tool's."""
+    return Row(name, measure, secs(seconds), secs(reference), f"{seconds / reference:.2f}×", "–", True)
 
 
 def table(rows: list[Row]) -> str:
