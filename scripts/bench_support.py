@@ -187,9 +187,9 @@ def info(name: str, measure: str, seconds: float, codes: set[int]) -> Row:
     return Row(name, measure, secs(seconds) + note, "–", "info", "–", codes == {0})
 
 
-def ratio_info(name: str, measure: str, seconds: float, reference: float) -> Row:
-    """A row without a target: a time and its ratio to the standard tool's."""
-    return Row(name, measure, secs(seconds), secs(reference), f"{seconds / reference:.2f}×", "–", True)
+def ratio_info(name: str, measure: str, seconds: float, reference: float, ok: bool = True) -> Row:
+    """A row without a target: a time and its ratio to the standard tool's (``ok`` False if it failed to run)."""
+    return Row(name, measure, secs(seconds), secs(reference), f"{seconds / reference:.2f}×", "–", ok)
 
 
 def table(rows: list[Row]) -> str:
