@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench_support import MB, Ctx, Row, med, ratio_info, secs, timed, unavailable, wuu_argv
+from bench_support import MB, Ctx, Row, exit_note, med, ratio_info, secs, timed, unavailable, wuu_argv
 
 __all__ = ["bench_run_output", "settle"]
 
@@ -60,12 +60,13 @@ def bench_run_output(ctx: Ctx) -> list[Row]:
             unavailable(name, "peak RSS of wuu run", "≤ 100 MB", why),
         ]
     out = ctx.tmp / "out.txt"
+    to_out = shlex.quote(str(out))
     scratch = ctx.tmp / "settle.bin"
     gen = f"yes | head -c {n}"
     hop = (
-        f"{gen} | {shlex.quote(sys.executable)} -c {shlex.quote(SPLICE)} {shlex.quote(str(out))}"
+        f"{gen} | {shlex.quote(sys.executable)} -c {shlex.quote(SPLICE)} {to_out}"
         if hasattr(os, "splice")
-        else f"{gen} | cat > {shlex.quote(str(out))}"
+        else f"{gen} | cat > {to_out}"
     )
     pairs = ctx.runs if ctx.quick else max(ctx.runs, 5)
     ref: list[float] = []
@@ -76,7 +77,7 @@ def bench_run_output(ctx: Ctx) -> list[Row]:
     floor_codes: set[int] = set()
     for _ in range(pairs):
         settle(scratch, n * 3 // 2)
-        ref.append(timed(["sh", "-c", f"{gen} > {shlex.quote(str(out))}"])[0])
+        ref.append(timed(["sh", "-c", f"{gen} > {to_out}"])[0])
         out.unlink(missing_ok=True)
         env = ctx.store()
         settle(scratch, n * 3 // 2)
@@ -99,15 +100,14 @@ def bench_run_output(ctx: Ctx) -> list[Row]:
             f"memory settled before each; the redirection's runs: {spread})",
             secs(med(times)),
             secs(med(ref)),
-            f"{ratio:.2f}×" + ("" if codes == {0} else f" (exit {sorted(codes)})"),
+            f"{ratio:.2f}×" + exit_note(codes),
             "≤ 1.3×",
             ratio <= 1.3 and codes == {0},
         ),
         ratio_info(
             name,
             "the pipe hop alone: the same bytes piped, spliced into out.txt in the kernel, "
-            "nothing else done (the least any capture through a pipe costs)"
-            + ("" if floor_codes == {0} else f" (exit {sorted(floor_codes)}: not measured)"),
+            "nothing else done (the least any capture through a pipe costs)" + exit_note(floor_codes, ": not measured"),
             med(floor),
             med(ref),
             ok=floor_codes == {0},

@@ -20,6 +20,7 @@ __all__ = [
     "Row",
     "child",
     "child_runs",
+    "exit_note",
     "fresh_calls",
     "info",
     "med",
@@ -182,9 +183,13 @@ def child_runs(ctx: Ctx, code: str) -> list[dict[str, float]]:
     return out
 
 
+def exit_note(codes: set[int], why: str = "") -> str:
+    """Nothing when every run exited 0; else the exit codes seen (and ``why`` after them)."""
+    return "" if codes == {0} else f" (exit {sorted(codes)}{why})"
+
+
 def info(name: str, measure: str, seconds: float, codes: set[int]) -> Row:
-    note = "" if codes == {0} else f" (exit {sorted(codes)})"
-    return Row(name, measure, secs(seconds) + note, "–", "info", "–", codes == {0})
+    return Row(name, measure, secs(seconds) + exit_note(codes), "–", "info", "–", codes == {0})
 
 
 def ratio_info(name: str, measure: str, seconds: float, reference: float, ok: bool = True) -> Row:
