@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wuu_tools._budget import count_tokens  # noqa: E402
-from wuu_tools.conversations import _tool as conv_tool  # noqa: E402
 from wuu_tools.conversations import read_conversation  # noqa: E402
-from wuu_tools.conversations._detect import parse_transcript  # noqa: E402
+from wuu_tools.conversations import tool as conv_tool  # noqa: E402
+from wuu_tools.conversations.detect import parse_transcript  # noqa: E402
+from wuu_tools.core.budget import count_tokens  # noqa: E402
 
 TRANSCRIPTS = ROOT.parent / "shared" / "realdata" / "transcripts"
 TARGETS = ROOT / "fixtures" / "transcripts" / "realdata_targets.json"

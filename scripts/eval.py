@@ -35,8 +35,8 @@ from evaluation.report import Summary, markdown, summarize, to_json
 from evaluation.tasks import Task, load_manifest, realdata_tasks
 from evaluation.wuu import WuuPolicy
 
-from wuu_tools._budget import resolve_budget
-from wuu_tools._errors import InvalidArgument
+from wuu_tools.core.budget import resolve_budget
+from wuu_tools.core.errors import InvalidArgument
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SUITE = ROOT / "fixtures" / "generated" / "eval"

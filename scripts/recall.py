@@ -1,7 +1,7 @@
 """Recall of the error-first log view on real failing logs (``../shared/realdata/logs``).
 
 For each log listed in ``groundtruth.json`` the log is saved to a private store and projected
-with :func:`wuu_tools._logview.project_log` (the view ``run_command`` and ``wuu project --kind
+with :func:`wuu_tools.logs.view.project_log` (the view ``run_command`` and ``wuu project --kind
 log`` give) at the default budget. A log is *recalled* when, for every ground-truth group,
 at least one of its lines appears in the first view.
 
@@ -25,10 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from wuu_tools._budget import DEFAULT_BUDGET
-from wuu_tools._logview import LINE_CHARS, project_log
-from wuu_tools._store import Store, use_store
-from wuu_tools._text import clean_terminal
+from wuu_tools.core.budget import DEFAULT_BUDGET
+from wuu_tools.core.store import Store, use_store
+from wuu_tools.core.text import clean_terminal
+from wuu_tools.logs.view import LINE_CHARS, project_log
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "logs"
 

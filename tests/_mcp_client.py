@@ -9,7 +9,7 @@ import anyio
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 
-from wuu_tools.mcp._convert import RESULT_META_KEY
+from wuu_tools.mcp.convert import RESULT_META_KEY
 
 T = TypeVar("T")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from wuu_tools import Store, ToolResult, to_anthropic, to_openai_chat, to_openai_responses
-from wuu_tools._adapters import ANTHROPIC_IMAGE_MAX_BYTES
+from wuu_tools.toolset.adapters import ANTHROPIC_IMAGE_MAX_BYTES
 
 pydantic = pytest.importorskip("pydantic")
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import InvalidArgument
-from wuu_tools._budget import (
+from wuu_tools.core.budget import (
     DEFAULT_BUDGET,
     count_tokens,
     count_tokens_batch,
@@ -62,7 +62,7 @@ def test_fit_prefix_cuts_a_giant_text_in_bounded_time() -> None:
 
 
 def test_fallback_estimate_when_the_encoding_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    import wuu_tools._budget as b
+    import wuu_tools.core.budget as b
 
     monkeypatch.setattr(b, "_encoding", None)
     monkeypatch.setattr(b, "_loaded", True)
@@ -74,7 +74,7 @@ def test_fallback_estimate_when_the_encoding_is_missing(monkeypatch: pytest.Monk
 def test_vocabulary_cache_is_written_once_and_survives_corruption(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from wuu_tools._budget import _load_encoding
+    from wuu_tools.core.budget import _load_encoding
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     enc = _load_encoding()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wuu_tools._store import Store
+from wuu_tools.core.store import Store
 
 
 def wuu(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import InvalidArgument, NotAFile, SourceNotFound, run_command
-from wuu_tools._budget import HARD_CAP_BYTES, NOTICE_TOKENS
-from wuu_tools._saved import read_saved
-from wuu_tools._store import Store
+from wuu_tools.core.budget import HARD_CAP_BYTES, NOTICE_TOKENS
+from wuu_tools.core.store import Store
+from wuu_tools.files.saved import read_saved
 
 WUU = Path(sys.executable).with_name("wuu")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from wuu_tools import UnsupportedFormat
-from wuu_tools.conversations._detect import parse_transcript
-from wuu_tools.conversations._model import Conversation
+from wuu_tools.conversations.detect import parse_transcript
+from wuu_tools.conversations.model import Conversation
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 

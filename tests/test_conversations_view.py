@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import InvalidArgument, NotAFile, SourceNotFound, read_conversation, read_saved
-from wuu_tools._result import ToolResult
+from wuu_tools.core.result import ToolResult
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "transcripts"

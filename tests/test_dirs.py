@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import InvalidArgument, NotAFile, SourceNotFound, Toolset, list_dir
-from wuu_tools._budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens
-from wuu_tools._dircursor import decode, encode
-from wuu_tools._result import ToolResult
+from wuu_tools.core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens
+from wuu_tools.core.result import ToolResult
+from wuu_tools.dirs.cursor import decode, encode
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("trees", ROOT / "fixtures" / "trees" / "generate.py")

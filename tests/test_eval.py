@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from wuu_tools._budget import count_tokens
+from wuu_tools.core.budget import count_tokens
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -203,7 +203,7 @@ def test_realdata_tasks_carry_their_ground_truth(realdata: Path) -> None:
 
 
 def test_bench_measures_peak_rss_per_process() -> None:
-    from bench_support import GNU_TIME, table, timed
+    from bench.support import GNU_TIME, table, timed
 
     if GNU_TIME is None:
         pytest.skip("GNU time is not installed: bench.py reports an upper bound of the peak RSS")
@@ -220,7 +220,7 @@ def test_bench_measures_peak_rss_per_process() -> None:
 
 @pytest.mark.skipif(not hasattr(os, "splice"), reason="the pipe-hop floor splices (Linux); elsewhere it is cat")
 def test_bench_pipe_hop_floor_copies_the_whole_output(tmp_path: Path) -> None:
-    from bench_run import SPLICE, settle
+    from bench.run_output import SPLICE, settle
 
     data = b"".join(b"line %d\n" % i for i in range(300_000))  # ~3 MB: more than the 1 MiB pipe
     out = tmp_path / "out.txt"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wuu_tools._evidence import PREFILTER, Collector, classify, clean_line, is_summary, normalize
+from wuu_tools.logs.evidence import PREFILTER, Collector, classify, clean_line, is_summary, normalize
 
 CAUSES = [
     ("ZeroDivisionError: division by zero", "exception"),
@@ -166,7 +166,7 @@ def test_summaries_keep_the_last_of_each_kind_and_are_not_evidence() -> None:
 
 
 def test_the_collector_is_bounded() -> None:
-    from wuu_tools import _evidence
+    from wuu_tools.logs import evidence as _evidence
 
     col = Collector()
     for n in range(1, _evidence.MAX_ITEMS + 50):

@@ -12,9 +12,9 @@ import pytest
 from _external_helpers import generator, reconstruct
 
 from wuu_tools import InvalidArgument, project_result, read_saved
-from wuu_tools._budget import HARD_CAP_BYTES, NOTICE_TOKENS
-from wuu_tools._external import is_outcome_tool
-from wuu_tools._store import Store
+from wuu_tools.core.budget import HARD_CAP_BYTES, NOTICE_TOKENS
+from wuu_tools.core.store import Store
+from wuu_tools.external.project import is_outcome_tool
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import project_result
-from wuu_tools._budget import HARD_CAP_BYTES, NOTICE_TOKENS
+from wuu_tools.core.budget import HARD_CAP_BYTES, NOTICE_TOKENS
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("WUU_PROPERTY_EXAMPLES", "100")),

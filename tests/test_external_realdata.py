@@ -9,7 +9,7 @@ import pytest
 from _external_helpers import assert_recovers
 
 from wuu_tools import project_result
-from wuu_tools._budget import NOTICE_TOKENS
+from wuu_tools.core.budget import NOTICE_TOKENS
 
 pytestmark = pytest.mark.realdata
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from wuu_tools import InvalidArgument, NotAFile, SourceNotFound, read_file
-from wuu_tools._budget import count_tokens
+from wuu_tools.core.budget import count_tokens
 
 NUMBERED = re.compile(r"^ *(\d+)\t(.*)$")
 
@@ -220,7 +220,7 @@ def test_large_file_index_is_cached_on_disk(tmp_path: Path, store_dir: Path) -> 
             fh.write(f"{i:08d} some ordinary log output\n")
     r = read_file(str(f))
     assert list((store_dir / "index").glob("*.idx"))
-    import wuu_tools._lines as lines_mod
+    import wuu_tools.core.lineindex as lines_mod
 
     lines_mod._memory.clear()  # a new process would start here: the disk index is used
     mid = read_file(str(f), start_line=300_000, end_line=300_002)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from wuu_tools import Toolset
-from wuu_tools._toolset import TOOLS
+from wuu_tools.toolset.toolset import TOOLS
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Ignore rules of directory listings (``wuu_tools._ignore``), checked on real trees and against git."""
+"""Ignore rules of directory listings (``wuu_tools.dirs.ignore``), checked on real trees and against git."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from _trees import make
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wuu_tools._dirwalk import Walker
-from wuu_tools._ignore import IgnoreRules
+from wuu_tools.dirs.ignore import IgnoreRules
+from wuu_tools.dirs.walk import Walker
 
 
 def verdicts(root: Path, include_ignored: bool = True) -> dict[str, str | None]:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from wuu_tools import _logscan
-from wuu_tools._lines import LineFile
-from wuu_tools._logscan import scan_log
-from wuu_tools._logview import project_log
-from wuu_tools._store import Store
+from wuu_tools.core.lines import LineFile
+from wuu_tools.core.store import Store
+from wuu_tools.logs import scan as _logscan
+from wuu_tools.logs.scan import scan_log
+from wuu_tools.logs.view import project_log
 
 ROOT = Path(__file__).resolve().parents[1]
 

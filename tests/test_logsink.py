@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import random
 
-from wuu_tools import _lines
-from wuu_tools._logsink import PENDING_MAX, LogSink
-from wuu_tools._saved import read_saved
-from wuu_tools._store import Store
+from wuu_tools.commands.sink import PENDING_MAX, LogSink
+from wuu_tools.core import lineindex
+from wuu_tools.core.store import Store
+from wuu_tools.files.saved import read_saved
 
 
 def _sink(max_bytes: int, chunks: list[tuple[int, bytes]]) -> tuple[LogSink, str | None]:
@@ -53,9 +53,9 @@ def test_a_big_log_hands_on_a_correct_line_index() -> None:
     assert ref is not None
     path = Store().path(ref)
     st = os.stat(path)
-    primed = _lines._memory[_lines._key(st)]
+    primed = lineindex._memory[lineindex.key_of(st)]
     with open(path, "rb") as fh:
-        built = _lines._build(fh, st)
+        built = lineindex._build(fh, st)
     assert (primed.size, primed.newlines, primed.final_newline, primed.revision) == (
         built.size,
         built.newlines,

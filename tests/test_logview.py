@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wuu_tools._budget import HARD_CAP_BYTES, NOTICE_TOKENS
-from wuu_tools._evidence import clean_line
-from wuu_tools._logview import project_log
-from wuu_tools._saved import read_saved
-from wuu_tools._store import Store
+from wuu_tools.core.budget import HARD_CAP_BYTES, NOTICE_TOKENS
+from wuu_tools.core.store import Store
+from wuu_tools.files.saved import read_saved
+from wuu_tools.logs.evidence import clean_line
+from wuu_tools.logs.view import project_log
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBERED = re.compile(r"^ *(\d+)\t(.*)$")

@@ -15,8 +15,8 @@ from _mcp_client import facts, run_client
 from mcp import Client, StdioServerParameters
 
 from wuu_tools import ToolResult
-from wuu_tools._toolset import MODEL_TOOLS
-from wuu_tools.mcp._convert import to_mcp_result
+from wuu_tools.mcp.convert import to_mcp_result
+from wuu_tools.toolset.toolset import MODEL_TOOLS
 
 
 def wuu_command(*args: str) -> StdioServerParameters:

@@ -8,7 +8,7 @@ import pytest
 from _external_helpers import generator
 
 from wuu_tools import InvalidArgument
-from wuu_tools._mcpresult import read_result
+from wuu_tools.external.mcpresult import read_result
 
 
 def test_inputs_are_read_into_one_shape() -> None:

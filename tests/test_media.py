@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wuu_tools import InvalidArgument, Store
-from wuu_tools._media import DEFAULT_MEDIA_MAX_BYTES, keep_media, media_limit, media_line
+from wuu_tools.external.media import DEFAULT_MEDIA_MAX_BYTES, keep_media, media_limit, media_line
 
 
 def test_media_limit_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from wuu_tools._outline import carries, is_flat_records, outline_lines, parse_json, render_readable, same_json
+from wuu_tools.views.outline import carries, is_flat_records, outline_lines, parse_json, render_readable, same_json
 
 
 def test_outline_names_shape_keys_counts_ids_and_a_sample() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wuu_tools._preview import preview, split_lines
+from wuu_tools.views.preview import preview, split_lines
 
 
 def test_split_lines_numbers_like_read_saved() -> None:

@@ -9,7 +9,7 @@ import time
 
 import psutil
 
-from wuu_tools._procs import TOKEN_ENV, end_tree, find_tree, new_token
+from wuu_tools.commands.procs import TOKEN_ENV, end_tree, find_tree, new_token
 
 
 def _spawn(script: str, token: str) -> subprocess.Popen[bytes]:

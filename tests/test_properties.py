@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import ToolResult, read_file, read_saved
-from wuu_tools._budget import count_tokens
-from wuu_tools._store import Store
+from wuu_tools.core.budget import count_tokens
+from wuu_tools.core.store import Store
 
 NUMBERED = re.compile(r"^ *(\d+)[\t](.*)$")
 SETTINGS = settings(

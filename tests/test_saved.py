@@ -7,7 +7,7 @@ import re
 import pytest
 
 from wuu_tools import InvalidArgument, InvalidReference, SourceNotFound, read_saved
-from wuu_tools._store import Store
+from wuu_tools.core.store import Store
 
 NUMBERED = re.compile(r"^ *(\d+)[\t:-]")
 

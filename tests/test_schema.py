@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wuu_tools import InvalidArgument, Toolset
-from wuu_tools._schema import json_schema_for, parse_docstring, tool_spec
-from wuu_tools._toolset import TOOLS
+from wuu_tools.toolset.schema import json_schema_for, parse_docstring, tool_spec
+from wuu_tools.toolset.toolset import TOOLS
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (a test dependency) is not installed")
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, Store, ToolResult, Toolset
-from wuu_tools._toolset import MODEL_TOOLS, PROTOCOL, TOOLS
+from wuu_tools.toolset.toolset import MODEL_TOOLS, PROTOCOL, TOOLS
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib as _importlib
 import typing as _typing
 
-from ._errors import (
+from .core.errors import (
     AccessDenied,
     InvalidArgument,
     InvalidReference,
@@ -27,32 +27,32 @@ from ._errors import (
     UnsupportedFormat,
     WuuError,
 )
-from ._result import ToolResult
-from ._store import Store
+from .core.result import ToolResult
+from .core.store import Store
 
 if _typing.TYPE_CHECKING:
-    from ._adapters import to_anthropic, to_openai_chat, to_openai_responses
-    from ._commands import run_command
-    from ._dirs import list_dir
-    from ._external import project_result
-    from ._files import read_file
-    from ._saved import read_saved
-    from ._toolset import Toolset
+    from .commands.run import run_command
     from .conversations import read_conversation
+    from .dirs.listing import list_dir
+    from .external.project import project_result
+    from .files.file import read_file
+    from .files.saved import read_saved
+    from .toolset.adapters import to_anthropic, to_openai_chat, to_openai_responses
+    from .toolset.toolset import Toolset
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    "read_file": "._files",
-    "read_saved": "._saved",
-    "list_dir": "._dirs",
-    "run_command": "._commands",
+    "read_file": ".files.file",
+    "read_saved": ".files.saved",
+    "list_dir": ".dirs.listing",
+    "run_command": ".commands.run",
     "read_conversation": ".conversations",
-    "project_result": "._external",
-    "Toolset": "._toolset",
-    "to_anthropic": "._adapters",
-    "to_openai_chat": "._adapters",
-    "to_openai_responses": "._adapters",
+    "project_result": ".external.project",
+    "Toolset": ".toolset.toolset",
+    "to_anthropic": ".toolset.adapters",
+    "to_openai_chat": ".toolset.adapters",
+    "to_openai_responses": ".toolset.adapters",
 }
 
 __all__ = [

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from wuu_tools._budget import count_tokens
+from wuu_tools.core.budget import count_tokens
 
 from .tasks import Task, normalize
 

@@ -18,8 +18,8 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-from wuu_tools._result import ToolResult
-from wuu_tools._toolset import PROTOCOL, Toolset
+from wuu_tools.core.result import ToolResult
+from wuu_tools.toolset.toolset import PROTOCOL, Toolset
 
 from .agent import Call
 from .tasks import Task

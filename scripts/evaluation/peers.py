@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from wuu_tools._budget import fit_count, fit_prefix
+from wuu_tools.core.budget import fit_count, fit_prefix
 
 __all__ = ["PEERS", "Cap", "Doc", "Peer", "Reader"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wuu_tools._text import clean_terminal
+from wuu_tools.core.text import clean_terminal
 
 __all__ = ["Evidence", "Search", "Task", "load_manifest", "mcp_result", "normalize", "realdata_tasks"]
 

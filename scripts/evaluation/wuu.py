@@ -18,9 +18,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from wuu_tools._errors import WuuError
-from wuu_tools._result import ToolResult, call_text, continuation
-from wuu_tools._toolset import TOOLS
+from wuu_tools.core.errors import WuuError
+from wuu_tools.core.result import ToolResult, call_text, continuation
+from wuu_tools.toolset.toolset import TOOLS
 
 from .agent import Call
 from .tasks import Task, mcp_result, normalize

@@ -1,7 +1,7 @@
 """The ``wuu`` command line: a thin client of the library, one file per command group.
 
 The typer app is built on first use (``wuu_tools.cli.app``, PEP 562): ``wuu run`` parses
-its few options itself (:func:`._runfast.run_fast`), so the command starts without typer and
+its few options itself (:func:`.runfast.run_fast`), so the command starts without typer and
 pydantic being loaded, and falls back to the app for anything else (``--help``, errors).
 """
 
@@ -67,7 +67,7 @@ def __getattr__(name: str) -> Any:
 def main() -> None:
     """Console-script entry point."""
     if sys.argv[1:2] == ["run"]:
-        from ._runfast import run_fast
+        from .runfast import run_fast
 
         run_fast(sys.argv[2:])  # returns only when the arguments need the full parser
     app = globals().get("app") or __getattr__("app")

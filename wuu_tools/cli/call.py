@@ -10,9 +10,9 @@ import json
 
 import typer
 
-from .._errors import InvalidArgument, WuuError
-from .._toolset import SCHEMA_FORMATS, TOOLS, Toolset
-from ._output import emit, fail
+from ..core.errors import InvalidArgument, WuuError
+from ..toolset.toolset import SCHEMA_FORMATS, TOOLS, Toolset
+from .output import emit, fail
 
 
 def _toolset(root: str, budget: int | None, tools: list[str] | None = None) -> Toolset:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from .._result import ToolResult
-from ._output import run_tool
+from ..core.result import ToolResult
+from .output import run_tool
 
 if TYPE_CHECKING:
     from rich.console import Console

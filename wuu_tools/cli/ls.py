@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .._result import ToolResult
-from ._output import run_tool
+from ..core.result import ToolResult
+from .output import run_tool
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
         """List a directory as complete paths, breadth-first, within a token budget."""
 
         def call() -> ToolResult:
-            from .._dirs import list_dir
+            from ..dirs.listing import list_dir
 
             return list_dir(
                 path,

@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from .._errors import InvalidArgument, WuuError
-from ._output import fail
+from ..core.errors import InvalidArgument, WuuError
+from .output import fail
 
 MISSING = "the MCP commands need the mcp package: pip install 'wuu-tools[mcp]'"
 
@@ -42,8 +42,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve read_file, list_dir, run_command, read_conversation and read_saved over stdio."""
         _require_mcp()
-        from .._toolset import Toolset
         from ..mcp.server import serve as run
+        from ..toolset.toolset import Toolset
 
         try:
             toolset = Toolset(root=root, budget=budget, allow_outside_root=allow_outside_root)
@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run an MCP server behind wuu-tools: its results projected, read_saved added."""
         _require_mcp()
-        from .._budget import resolve_budget
+        from ..core.budget import resolve_budget
         from ..mcp.proxy import run_proxy
 
         try:

@@ -13,11 +13,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .._budget import resolve_budget
-from .._errors import StoreError
-from .._result import ToolResult
-from .._store import current_store
-from ._output import fail, run_tool
+from ..core.budget import resolve_budget
+from ..core.errors import StoreError
+from ..core.result import ToolResult
+from ..core.store import current_store
+from .output import fail, run_tool
 
 
 class Kind(str, Enum):
@@ -52,7 +52,7 @@ def _parse(data: bytes, kind: Kind) -> Any:
 
 
 def _project_log(data: bytes, tool: str | None, budget: int | None) -> ToolResult:
-    from .._logview import project_log
+    from ..logs.view import project_log
 
     resolved = resolve_budget(budget)
     try:
@@ -66,7 +66,7 @@ def _project_log(data: bytes, tool: str | None, budget: int | None) -> ToolResul
 
 def project_result(result: Any, tool: str | None = None, budget: int | None = None) -> ToolResult:
     """``wuu_tools.project_result``, imported when a command needs it (keeps ``wuu`` quick to start)."""
-    from .._external import project_result as project
+    from ..external.project import project_result as project
 
     return project(result, tool=tool, budget=budget)
 

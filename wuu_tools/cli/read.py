@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ._output import run_tool
+from .output import run_tool
 
 
 def register(app: typer.Typer) -> None:
@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
         """Show a file as whole numbered lines: head and tail first, the middle on request."""
-        from .._files import read_file
+        from ..files.file import read_file
 
         run_tool(
             lambda: read_file(

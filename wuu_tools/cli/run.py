@@ -1,6 +1,6 @@
 """``wuu run -- CMD ARGS…``: run a command, print its verdict and error evidence, exit with its exit code.
 
-The common calls never reach this typer command: :func:`._runfast.run_fast` parses them first.
+The common calls never reach this typer command: :func:`.runfast.run_fast` parses them first.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from ._output import run_tool
-from ._runfast import TIMEOUT_EXIT, exit_status
+from .output import run_tool
+from .runfast import TIMEOUT_EXIT, exit_status
 
 __all__ = ["TIMEOUT_EXIT", "exit_status", "register"]
 
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved)."""
         target: str | list[str] = " ".join(command) if shell else list(command)
-        from .._commands import run_command
+        from ..commands.run import run_command
 
         result = run_tool(lambda: run_command(target, cwd=cwd, timeout=timeout, budget=budget), as_json)
         raise typer.Exit(exit_status(result))

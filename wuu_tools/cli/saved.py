@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ._output import run_tool
+from .output import run_tool
 
 
 def register(app: typer.Typer) -> None:
@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
         """Read a saved result by lines, or grep it with --pattern."""
-        from .._saved import read_saved
+        from ..files.saved import read_saved
 
         run_tool(
             lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget),

@@ -5,16 +5,16 @@
 >>> result.meta["total_turns"], result.continuation  # doctest: +SKIP
 (124, {'tool': 'read_conversation', 'args': {'path': 'session.jsonl', 'before_turn': 97, 'revision': '...'}})
 
-Modules: ``_model`` (turns, tool calls and results), ``_blocks`` (content blocks and
-injected markup shared by the readers), one reader per format (``_claude``, ``_codex`` with
-``_responses``, ``_chat``, ``_openhands``), ``_detect`` (format detection and wrappers),
-``_render`` (a turn as text at three levels of detail), ``_outline`` (task anchor and index),
-``_view`` (first view, older turns, pattern search) and ``_tool`` (the ``read_conversation`` tool itself).
+Modules: ``model`` (turns, tool calls and results), ``blocks`` (content blocks and
+injected markup shared by the readers), one reader per format (``claude``, ``codex`` with
+``responses``, ``chat``, ``openhands``), ``detect`` (format detection and wrappers),
+``render`` (a turn as text at three levels of detail), ``outline`` (task anchor and index),
+``view`` (first view, older turns, pattern search) and ``tool`` (the ``read_conversation`` tool itself).
 """
 
 from __future__ import annotations
 
-from ._detect import FORMATS
-from ._tool import read_conversation
+from .detect import FORMATS
+from .tool import read_conversation
 
 __all__ = ["FORMATS", "read_conversation"]

@@ -39,10 +39,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
 from .. import __version__
-from .._errors import SourceError
-from .._result import ToolResult
-from .._toolset import Toolset
-from ._convert import RESULT_META_KEY, attachment_block, result_facts, to_mcp_result
+from ..core.errors import SourceError
+from ..core.result import ToolResult
+from ..toolset.toolset import Toolset
+from .convert import RESULT_META_KEY, attachment_block, result_facts, to_mcp_result
 
 __all__ = ["DEFAULT_TIMEOUT", "Upstream", "build_proxy_server", "open_proxy", "run_proxy"]
 

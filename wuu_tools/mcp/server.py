@@ -24,8 +24,8 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from .. import __version__
-from .._toolset import Toolset
-from ._convert import to_mcp_result
+from ..toolset.toolset import Toolset
+from .convert import to_mcp_result
 
 __all__ = ["build_server", "serve"]
 

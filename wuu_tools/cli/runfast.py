@@ -1,0 +1,107 @@
+"""``wuu run`` without typer: the common calls parsed by hand, so the command starts ~0.3 s sooner.
+
+:func:`run_fast` parses the options of :mod:`.run` itself (typer and pydantic take ~0.3 s
+to load and build the app), runs the command, prints the result and leaves at once (the
+interpreter's teardown, which frees the tokenizer's tables, is skipped). Anything it does
+not recognise (``--help``, ``--timeout=5``, a value it would have to convert loosely, no
+command) is left to the typer command, which gives the same result or the usual error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import sys
+from typing import Any, NoReturn
+
+from ..core.result import ToolResult
+
+__all__ = ["TIMEOUT_EXIT", "exit_status", "run_fast"]
+
+TIMEOUT_EXIT = 124  # as timeout(1)
+_VALUED = {"--timeout": "timeout", "-t": "timeout", "--cwd": "cwd", "-C": "cwd", "--budget": "budget", "-b": "budget"}
+_FLAGS = {"--json": "as_json", "--shell": "shell"}
+_SECONDS = re.compile(r"\d{1,9}(\.\d{1,9})?")
+_WHOLE = re.compile(r"\d{1,9}")
+
+
+def exit_status(result: ToolResult) -> int:
+    """The shell exit status for a run: the command's own, 124 on timeout, 128+N when killed by signal N."""
+    meta = result.meta
+    if meta.get("timed_out"):
+        return TIMEOUT_EXIT
+    name = meta.get("signal")
+    if name:
+        if name in signal.Signals.__members__:
+            return 128 + signal.Signals[name].value
+        number = str(name).rsplit(" ", 1)[-1]  # "signal 42" for a signal Python has no name for
+        return 128 + int(number) if number.isdigit() else 1
+    code = meta.get("exit_code")
+    return code if isinstance(code, int) else 1
+
+
+def _parse(args: list[str]) -> dict[str, Any] | None:
+    """The options and command of ``wuu run ARGS``, or None when the typer command must parse them."""
+    opts: dict[str, Any] = {"timeout": 120.0, "cwd": None, "budget": None, "as_json": False, "shell": False}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":  # the command's first word: the rest is the command's
+            break
+        if arg in _FLAGS:
+            opts[_FLAGS[arg]] = True
+            i += 1
+            continue
+        name = _VALUED.get(arg)
+        if name is None or i + 1 >= len(args):
+            return None
+        value = args[i + 1]
+        if name == "timeout" and _SECONDS.fullmatch(value):
+            opts[name] = float(value)
+        elif name == "budget" and _WHOLE.fullmatch(value):
+            opts[name] = int(value)
+        elif name == "cwd" and value and not value.startswith("-"):
+            opts[name] = value
+        else:
+            return None
+        i += 2
+    if i >= len(args):
+        return None
+    opts["command"] = args[i:]
+    return opts
+
+
+def _leave(code: int, message: str | None = None) -> NoReturn:
+    if message is not None:
+        print(message, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+def run_fast(args: list[str]) -> None:
+    """Run ``wuu run ARGS`` and exit, or return (doing nothing) when the arguments need the full parser."""
+    opts = _parse(args)
+    if opts is None:
+        return
+    from ..commands.run import run_command
+    from .output import call_tool
+
+    command: list[str] = opts["command"]
+    target: str | list[str] = " ".join(command) if opts["shell"] else command
+    try:
+        result, code = call_tool(
+            lambda: run_command(target, cwd=opts["cwd"], timeout=opts["timeout"], budget=opts["budget"]),
+            opts["as_json"],
+        )
+    except KeyboardInterrupt:
+        _leave(1, "\nAborted!")
+    except BrokenPipeError:  # the reader went away (``wuu run ... | head -1``): as click does, exit 1
+        _leave(1)
+    _leave(code if result is None else exit_status(result))

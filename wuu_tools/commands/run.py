@@ -1,0 +1,336 @@
+"""``run_command``: run a command with nothing waiting for a person, save its whole log, show the verdict first.
+
+The command (a shell string, run by ``bash -c`` or ``/bin/sh -c``, or an argv list) starts
+in a session of its own with stdin on ``/dev/null`` and ``PAGER``/``GIT_PAGER`` set to
+``cat``, ``GIT_TERMINAL_PROMPT=0`` and the editors set to ``false``. Its stdout and stderr
+are streamed, as they arrive, into a saved log (:class:`~._logsink.LogSink`), in bounded
+memory whatever the output size; the log is capped at ``WUU_LOG_MAX_BYTES`` (default 512 MiB)
+by keeping its first 7/8 and last 1/8 and recording the drop in a line where the middle was.
+A sidecar holds the command, exit code, signal, timing and the line ranges that came
+from stderr. On timeout the whole process tree is ended (:mod:`.procs`).
+
+The first view is :func:`wuu_tools.logs.view.project_log` of that log under a verdict line (exit code
+or signal, timeout, duration, lines and bytes, the log's reference). If the store cannot
+save, the output is returned unshortened up to the hard cap with a note that the rest was
+lost, and no reference is handed out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
+from ..core.budget import HARD_CAP_BYTES, count_tokens, resolve_budget
+from ..core.env import env_int
+from ..core.errors import InvalidArgument, NotAFile, SourceNotFound
+from ..core.result import ToolResult
+from ..core.store import current_store
+from ..core.text import clean_terminal, human_size, plural
+from .procs import TOKEN_ENV, end_tree, find_tree, new_token
+from .sink import LogSink
+
+__all__ = ["DEFAULT_LOG_MAX_BYTES", "run_command"]
+
+DEFAULT_LOG_MAX_BYTES = 512 << 20
+MIN_LOG_MAX_BYTES = 4096
+MAX_TIMEOUT_S = 7 * 24 * 3600
+READ_SIZE = 1 << 20
+PIPE_SIZE = 1 << 20
+AFTER_EXIT_S = 2.0  # how long output is still read after the command exited (background holders)
+DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeout
+POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
+NAP_S = 0.0001  # after a small read, a nap this long: a fast writer's output gathers meanwhile ...
+NAP_BELOW = 64 << 10  # ... where a read of fewer bytes than this counts as small
+IDLE_S = 0.05  # once nothing has come for this long (a pause), or ...
+IDLE_TOTAL_S = 0.5  # ... the reader has waited this long in all for output, there is room to load the view
+QUIET_ENV = {
+    "PAGER": "cat",
+    "GIT_PAGER": "cat",
+    "MANPAGER": "cat",
+    "GIT_TERMINAL_PROMPT": "0",
+    "EDITOR": "false",
+    "VISUAL": "false",
+    "GIT_EDITOR": "false",
+    "PYTHONUNBUFFERED": "1",
+}
+
+
+def _log_max_bytes() -> int:
+    return env_int("WUU_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, minimum=MIN_LOG_MAX_BYTES, unit="bytes")
+
+
+def _check(command: Any, cwd: Any, timeout: Any) -> list[str]:
+    if isinstance(command, str):
+        if not command.strip():
+            raise InvalidArgument("command must not be empty")
+        shell = shutil.which("bash") or "/bin/sh"
+        argv = [shell, "-c", command]
+    elif isinstance(command, Sequence) and command and all(isinstance(a, str) for a in command):
+        argv = list(command)
+    else:
+        raise InvalidArgument(f"command must be a shell string or a non-empty list of strings, not {command!r}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT_S:
+        raise InvalidArgument(f"timeout must be a number of seconds between 0 and {MAX_TIMEOUT_S}, not {timeout!r}")
+    if cwd is not None:
+        if not isinstance(cwd, str) or not cwd:
+            raise InvalidArgument(f"cwd must be a directory path, not {cwd!r}")
+        if not os.path.exists(cwd):
+            raise SourceNotFound(f"cwd {cwd}: no such directory")
+        if not os.path.isdir(cwd):
+            raise NotAFile(f"cwd {cwd}: not a directory")
+    return argv
+
+
+def _spawn(argv: list[str], cwd: str | None, token: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, **QUIET_ENV, TOKEN_ENV: token}
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+        bufsize=0,
+    )
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if set_size is not None:  # bigger pipes: fewer reads of a fast writer (Linux)
+        for pipe in (proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError, AttributeError):
+                fcntl.fcntl(pipe.fileno(), set_size, PIPE_SIZE)  # type: ignore[union-attr]
+    return proc
+
+
+def _pump(
+    proc: subprocess.Popen[bytes], sink: LogSink, deadline: float, token: str, idle: Callable[[], None]
+) -> tuple[bool, int, int]:
+    """Read both pipes into ``sink`` until they close; returns (timed out, processes ended, left running).
+
+    A fast writer is read in as few pieces as it can be without being made to wait: after a
+    read (or splice) of fewer than :data:`NAP_BELOW` bytes the reader naps :data:`NAP_S`, so
+    the output gathers in the 1 MiB pipe instead of costing a wake-up (two context switches)
+    per write of the writer. Reads go into one reused buffer; once the log's head is full the
+    rest moves from the pipe into the sink's ring in the kernel (:meth:`LogSink.splice`).
+    Whether the command exited is checked when a pipe closes, when nothing came for a while,
+    and every :data:`POLL_S` seconds, not after every read. ``idle`` is called once, when the
+    command pauses (nothing for :data:`IDLE_S`) or the reader has waited :data:`IDLE_TOTAL_S` in
+    all; a writer that never pauses is followed by the load once it ends (loading beside it
+    measured ~0.1 s slower: the tokenizer's construction holds the GIL for ~0.15 s while the
+    pipe fills).
+    """
+    on_idle: Callable[[], None] | None = idle
+    assert proc.stdout is not None and proc.stderr is not None
+    streams = {proc.stdout.fileno(): 1, proc.stderr.fileno(): 2}
+    poller = select.poll()
+    for fd in streams:
+        poller.register(fd, select.POLLIN)
+    buf = bytearray(READ_SIZE)
+    view = memoryview(buf)
+    bufs = [buf]
+    readv, feed, splice, sleep = os.readv, sink.feed, sink.splice, time.sleep
+    timed_out = False
+    ended = 0
+    stop_at: float | None = None  # stop reading at this time (after exit or after the kill)
+    holders = False
+    check = True  # look whether the command exited (or timed out) before the next wait
+    polled = time.monotonic()
+    waited = 0.0  # seconds spent waiting for output, while ``on_idle`` is pending
+    while streams:
+        now = time.monotonic()
+        if stop_at is None and (check or now >= deadline or now - polled >= POLL_S):
+            polled = now
+            if proc.poll() is not None:
+                stop_at = now + AFTER_EXIT_S
+            elif now >= deadline:
+                timed_out = True
+                ended = end_tree(proc, token)
+                stop_at = time.monotonic() + DRAIN_S
+        if stop_at is not None and now >= stop_at:
+            holders = True
+            break
+        wait = min(deadline if stop_at is None else stop_at, now + (0.5 if on_idle is None else IDLE_S)) - now
+        events = poller.poll(max(wait, 0.0) * 1000)
+        check = not events
+        if on_idle is not None:
+            waited += time.monotonic() - now
+            if (not events and wait >= IDLE_S) or waited >= IDLE_TOTAL_S:
+                on_idle()
+                on_idle = None
+        got = 0
+        for fd, _ in events:
+            stream = streams[fd]
+            if sink.ring is None:
+                n = readv(fd, bufs)
+                if n:
+                    feed(stream, buf, n)
+            elif (n := splice(stream, fd)) < 0:  # beyond the head, but this stream must be read
+                n = readv(fd, bufs)
+                if n:
+                    feed(stream, bytes(view[:n]))
+            got += n
+            if not n:
+                sink.ended(stream)
+                poller.unregister(fd)
+                del streams[fd]
+                check = True
+        if 0 < got < NAP_BELOW:  # a fast writer read in small pieces: let its output gather in the pipe
+            sleep(NAP_S)  # (not counted as waiting: the writer is busy, the view loads at its end)
+    left = 0
+    if not timed_out:
+        try:
+            proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            ended = end_tree(proc, token)
+        left = len(find_tree(proc.pid, token)) if holders else 0
+    return timed_out, ended, left
+
+
+def run_command(
+    command: str | list[str],
+    cwd: str | None = None,
+    timeout: float = 120,
+    budget: int | None = None,
+) -> ToolResult:
+    """Run a command and show its verdict and error evidence first; the whole log is saved.
+
+    stdin is closed and pagers, prompts and editors are disabled, so nothing waits for a
+    person. On timeout the whole process tree is ended. The continuation reads the saved log
+    with ``read_saved``; ``read_saved(ref, pattern=...)`` searches it.
+
+    Args:
+        command: A shell command line (run by bash, else sh), or an argv list run directly.
+        cwd: Directory to run in; defaults to the current directory.
+        timeout: Seconds before the command and every process it started are ended.
+        budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+
+    Returns:
+        The view as a ToolResult; ``meta`` has exit_code, timed_out, signal, duration_s,
+        total_lines, shown and omitted.
+    """
+    argv = _check(command, cwd, timeout)
+    resolved = resolve_budget(budget)
+    max_bytes = _log_max_bytes()
+    sink = LogSink(current_store(), max_bytes)
+    token = new_token()
+    started = time.monotonic()
+    proc: subprocess.Popen[bytes] | None = None
+    exit_code: int | None
+    timed_out, ended, left = False, 0, 0
+    try:
+        try:
+            proc = _spawn(argv, cwd, token)
+        except OSError as exc:
+            exit_code = 127 if isinstance(exc, FileNotFoundError) else 126
+            reason = "command not found" if exit_code == 127 else (exc.strerror or str(exc)).lower()
+            sink.feed(2, f"wuu: {argv[0]}: {reason}\n".encode())
+        else:
+            # The view and the tokenizer take ~0.2 s of CPU to load, holding the GIL: they are
+            # loaded when the command pauses (CPU to spare), so a heavy output is not read
+            # slower, or else beside the end of the log being written.
+            warm = threading.Thread(target=_warm_up, daemon=True)
+            timed_out, ended, left = _pump(proc, sink, started + timeout, token, warm.start)
+            if warm.ident is None:
+                warm.start()
+            exit_code = proc.returncode
+    except BaseException:
+        sink.abort()
+        raise
+    finally:
+        if proc is not None and proc.poll() is None:  # interrupted (KeyboardInterrupt): leave nothing behind
+            end_tree(proc, token)
+        if proc is not None:
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+    duration = time.monotonic() - started
+    sig = None
+    if exit_code is not None and exit_code < 0:
+        try:
+            sig = signal.Signals(-exit_code).name
+        except ValueError:
+            sig = f"signal {-exit_code}"
+        exit_code = None
+    run_meta: dict[str, Any] = {
+        "command": command if isinstance(command, str) else list(command),
+        "cwd": os.path.abspath(cwd or "."),
+        "exit_code": exit_code,
+        "timed_out": timed_out,
+        "signal": sig,
+        "duration_s": round(duration, 3),
+        "processes_ended": ended,
+    }
+    if left:
+        run_meta["left_running"] = left
+    ref = sink.finish(dict(run_meta))
+    run_meta.update(output_bytes=sink.size, stderr_lines=sink.stderr)
+    if sink.dropped_bytes:
+        run_meta["dropped_bytes"] = sink.dropped_bytes
+    verdict = _verdict(run_meta, timeout, sink, ref)
+    if ref is None:
+        return _unsaved(verdict, sink, run_meta)
+    from ..logs.view import project_log
+
+    return project_log(ref, budget=resolved, explicit_budget=budget, verdict=verdict, meta=run_meta)
+
+
+def _warm_up() -> None:
+    """Import the view and build the tokenizer, beside the command: neither is needed before it ends."""
+    from ..logs import view  # noqa: F401
+
+    count_tokens("warm up")
+
+
+def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, ref: str | None) -> str:
+    parts = []
+    if meta["timed_out"]:
+        parts.append(f"timed out after {timeout:g} s: {plural(meta['processes_ended'], 'process', 'processes')} ended")
+    if meta["signal"]:
+        parts.append(f"killed by {meta['signal']}")
+    elif meta["exit_code"] is not None:
+        parts.append(f"exit {meta['exit_code']}")
+    parts.append(f"{meta['duration_s']:.1f} s")
+    err = sum(b - a + 1 for a, b in sink.stderr)
+    on_stderr = f", {plural(err, 'line')} on stderr" if err else ""
+    if sink.dropped_bytes:
+        parts.append(
+            f"{human_size(sink.size)} of output: {human_size(sink.dropped_bytes)} dropped from the middle, "
+            f"{plural(sink.saved_lines, 'line')} kept{on_stderr}"
+        )
+    elif sink.size:
+        parts.append(f"{plural(sink.saved_lines, 'line')} of output ({human_size(sink.size)}){on_stderr}")
+    else:
+        parts.append("no output")
+    if meta.get("left_running"):
+        parts.append(f"{plural(meta['left_running'], 'background process', 'background processes')} left running")
+    if ref:
+        parts.append(f"log {ref}")
+    return "[" + " · ".join(parts) + "]"
+
+
+def _unsaved(verdict: str, sink: LogSink, meta: dict[str, Any]) -> ToolResult:
+    """Invariant 7: the output unshortened up to the hard cap, and what could not be saved."""
+    reason = sink.error.message if sink.error else "the store failed"
+    note = f"[the output could not be saved ({reason}); no reference is given]"
+    body = sink.memory.decode("utf-8", "replace")
+    room = HARD_CAP_BYTES - len(verdict.encode()) - len(note.encode()) - 80
+    raw = body.encode()[:room].decode("utf-8", "ignore")
+    lost = max(sink.size - len(raw.encode()), 0)
+    tail = f"[the remaining {human_size(lost)} of output were lost: not saved]" if lost else ""
+    text = "\n".join(x for x in (verdict, note, "\n".join(clean_terminal(s) for s in raw.split("\n")), tail) if x)
+    meta = {**meta, "total_lines": sink.saved_lines, "shown": [], "omitted": [], "unsaved_bytes": lost}
+    # Nothing to continue with (no reference), and complete only if nothing was lost.
+    return ToolResult(text=text, complete=lost == 0, meta=meta)

@@ -1,0 +1,144 @@
+"""The parts of a first view that stand for turns not shown in full: the task anchor and the index.
+
+The *anchor* quotes the first real request (up to about a third of the budget, in whole
+lines; a template's instructions after the task block are left for the saved copy) and
+lists every later human instruction in one line each, the latest first when they do not
+all fit. The *index* gives each omitted turn one line (number, role, tool calls with their
+key argument, ``✗`` for a failed call), newest first; shorter lines are used when the full
+ones do not fit, and the oldest turns are summarised in one line when even those do not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_count, fit_prefix
+from ..core.text import plural, ranges
+from .model import Conversation, Turn
+from .render import TurnRenderer, index_line
+
+__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "one_line"]
+
+BYTE_ROOM = HARD_CAP_BYTES - 4096
+"""Bytes a view's body may use: the hard cap less room for its header and closing line."""
+
+
+def _first_request(conv: Conversation) -> tuple[Turn | None, str]:
+    """The turn the task comes from, and how to label it when it is not a human request."""
+    for turn in conv.turns:
+        if turn.is_human:
+            label = "request from the parent agent" if conv.facts.get("sub_agent") else "first request"
+            return turn, label
+    for kind, label in (("sub-agent", "sub-agent prompt"), ("compaction", "compaction summary")):
+        for turn in conv.turns:
+            if turn.role == "user" and turn.kind == kind and turn.text.strip():
+                return turn, f"no human request in this transcript; {label}"
+    for turn in conv.turns:
+        if turn.role == "assistant" and turn.text.strip():
+            return turn, "no request in this transcript; the agent's first message"
+    return None, ""
+
+
+def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) -> tuple[list[str], list[int]]:
+    """The anchor lines (first request, then later instructions before turn ``before``) and their turns."""
+    first, label = _first_request(conv)
+    if first is None:
+        return [], []
+    stamp = f" · {first.timestamp}" if first.timestamp else ""
+    lines = [f"[task · turn {first.number} · {label}{stamp}]"]
+    body = first.text.strip().split("\n")
+    rest = _task_end(body)
+    cap = max(40, budget * 35 // 100)
+    keep = fit_count(body[:rest], cap, BYTE_ROOM // 3)
+    if keep == 0:
+        cut = fit_prefix(body[0], cap, BYTE_ROOM // 3)
+        lines.append(body[0][:cut] + "…")
+        keep = 1
+    else:
+        lines.extend(body[:keep])
+    if keep < len(body):
+        what = "instructions" if keep == rest else "request"
+        lines.append(f"… (the {what} continue: {plural(len(body) - keep, 'more line')}; {r.whole(first)})")
+    anchors = [first.number]
+    later = [t for t in conv.turns if t.is_human and first.number < t.number < before]
+    if later:
+        entries = [f"turn {t.number}: " + one_line(t.text, 200) for t in later]
+        fit = _fit_lines(entries[::-1], max(30, budget * 12 // 100), BYTE_ROOM // 6)
+        shown = later[len(later) - fit :] if fit else []
+        lines.append("[later instructions from the user]")
+        if len(shown) < len(later):
+            skipped = [t.number for t in later[: len(later) - len(shown)]]
+            lines.append(f"(+{len(skipped)} earlier: turns {_ranges_text(skipped)})")
+        lines.extend(entries[len(later) - len(shown) :])
+        anchors.extend(t.number for t in shown)
+    return lines, anchors
+
+
+_TASK_END = re.compile(r"^\s*</(pr_description|issue|issue_description|task|problem_statement)>\s*$")
+
+
+def _task_end(lines: list[str]) -> int:
+    """Lines up to the end of the task block a template wraps a request in (``</pr_description>``)."""
+    for n, line in enumerate(lines[:400]):
+        if _TASK_END.match(line):
+            return n + 1
+    return len(lines)
+
+
+def one_line(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit] + "…"
+
+
+def _ranges_text(numbers: list[int]) -> str:
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ranges(numbers))
+
+
+def index_lines(turns: Sequence[Turn], upto: int, cap: int, width: int) -> tuple[list[str], list[int]]:
+    """Index lines for turns ``1 .. upto``, newest kept first; the oldest summarised in one line if needed.
+
+    When the full lines do not all fit, shorter ones (calls only, no quoted text) are tried first.
+    """
+    if upto < 1 or cap < 20:
+        return [], []
+    title = f"[turns 1–{upto} in short: one line each (✗ = failed tool call)]"
+    room = cap - count_tokens(title) - 1
+    for short in (False, True):
+        lines = [index_line(t, width, short) for t in turns[:upto]]
+        keep = _fit_lines(lines[::-1], room, BYTE_ROOM // 3)
+        if keep == len(lines):
+            return [title, *lines], [t.number for t in turns[:upto]]
+    summary = _summary(turns[:upto], width)  # the longest it can be: every tool name counted
+    if count_tokens(summary) + 1 > room:
+        return [], []
+    keep = _fit_lines(lines[::-1], room - count_tokens(summary) - 1, BYTE_ROOM // 3)
+    shown = turns[upto - keep : upto]
+    return [title, _summary(turns[: upto - keep], width), *lines[upto - keep :]], [t.number for t in shown]
+
+
+def _fit_lines(lines: Sequence[str], cap: int, byte_cap: int) -> int:
+    """How many leading ``lines`` fit ``cap`` tokens and ``byte_cap`` bytes (short lines, counted one by one)."""
+    used = used_b = 0
+    for n, line in enumerate(lines):
+        used += count_tokens(line) + 1
+        used_b += len(line.encode("utf-8", "replace")) + 1
+        if used > cap or used_b > byte_cap:
+            return n
+    return len(lines)
+
+
+def _summary(turns: Sequence[Turn], width: int) -> str:
+    roles = Counter(t.role for t in turns)
+    tools = Counter(c.name for t in turns for c in t.calls)
+    failed = sum(t.errors for t in turns)
+    first, last = turns[0].number, turns[-1].number
+    parts = [", ".join(plural(n, role) for role, n in sorted(roles.items()))]
+    if tools:
+        top = ", ".join(f"{name} ×{n}" for name, n in tools.most_common(5))
+        parts.append(f"tool calls: {top}" + (" …" if len(tools) > 5 else ""))
+    if failed:
+        parts.append(f"{failed} failed")
+    span = f"{first}–{last}" if first != last else f"{first}"
+    return f"{span:>{width}} (not indexed here: {'; '.join(parts)})"

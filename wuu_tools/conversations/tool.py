@@ -1,0 +1,131 @@
+"""``read_conversation``: a transcript as task anchor, recent turns and an index; older turns on demand.
+
+The transcript file is read whole (transcripts are a few MB at most), its revision is a
+digest of its bytes, and the parsed turns are cached per path and revision, so following
+a chain of ``before_turn`` continuations parses the file once. A transcript that grew since
+a continuation was cut has a new revision; the view says so on its first line, and since
+turns are numbered from the start of the file, the older turns it shows are the same ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections import OrderedDict
+from threading import Lock
+from typing import Literal
+
+from ..core.budget import resolve_budget
+from ..core.errors import InvalidArgument, NotAFile, map_os_error
+from ..core.result import ToolResult
+from .detect import FORMATS, parse_transcript
+from .model import Conversation
+from .render import TurnRenderer
+from .view import Frame, first_view, older_view, pattern_view
+
+__all__ = ["FormatName", "read_conversation"]
+
+FormatName = Literal["claude-code", "codex", "openai-chat", "openai-responses", "anthropic-messages", "openhands"]
+"""The readers ``format=`` can force (the keys of ``FORMATS``)."""
+
+_CACHE: OrderedDict[tuple[str, str, str | None], Conversation] = OrderedDict()
+_CACHE_SIZE = 4
+_lock = Lock()
+
+
+def read_conversation(
+    path: str,
+    before_turn: int | None = None,
+    revision: str | None = None,
+    budget: int | None = None,
+    pattern: str | None = None,
+    format: FormatName | None = None,
+) -> ToolResult:
+    """Read an agent conversation transcript: the task, the latest turns, and an index of the rest.
+
+    The first view shows the task anchor (the first human request and every later human
+    instruction in short), a one-line index of the omitted middle, and the most recent
+    turns in full; tool results inside turns are shortened, and the whole turn stays
+    readable. The continuation (``before_turn``) shows older turns, each exactly once.
+    Reads Claude Code and Codex CLI session JSONL, OpenAI chat / Responses and Anthropic
+    Messages lists (also wrapped under ``messages`` or ``history``), and OpenHands events.
+
+    Args:
+        path: The transcript file.
+        before_turn: Show the turns before this turn number (1-based), newest first to fit.
+        revision: The revision the caller's earlier view came from; a changed transcript is reported.
+        budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+        pattern: A regular expression; when given, shows the lines of each turn that match it.
+        format: Force a reader instead of detecting one: claude-code, codex, openai-chat,
+            openai-responses, anthropic-messages or openhands.
+
+    Returns:
+        The view as a ToolResult; ``meta`` has total_turns, shown_turns and anchor_turns.
+    """
+    if not isinstance(path, str) or not path:
+        raise InvalidArgument(f"path must be a non-empty string, not {path!r}")
+    if before_turn is not None and (isinstance(before_turn, bool) or not isinstance(before_turn, int)):
+        raise InvalidArgument(f"before_turn must be a whole turn number, not {before_turn!r}")
+    if revision is not None and not isinstance(revision, str):
+        raise InvalidArgument(f"revision must be a string from an earlier result, not {revision!r}")
+    if pattern is not None and (not isinstance(pattern, str) or not pattern):
+        raise InvalidArgument(f"pattern must be a non-empty regular expression, not {pattern!r}")
+    if format is not None and format not in FORMATS:
+        raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (or omitted), not {format!r}")
+    resolved = resolve_budget(budget)
+    data = _read(path)
+    current = "b2-" + hashlib.blake2b(data, digest_size=10).hexdigest()
+    conv = _parse(path, data, current, format)
+    notes = []
+    if revision is not None and revision != current:
+        notes.append(
+            f"[the transcript changed since revision {revision} (now {current}); turns are numbered from "
+            "the start of the file, and the turns below come from the current version]"
+        )
+    frame = Frame(
+        path=path,
+        budget=resolved,
+        explicit_budget=budget,
+        revision=current,
+        size=len(data),
+        fmt=format,
+        pattern=pattern,
+        notes=notes,
+        changed_from=revision if notes else None,
+    )
+    if pattern is not None:
+        return pattern_view(conv, frame, pattern, before_turn)
+    if before_turn is not None:
+        return older_view(conv, frame, TurnRenderer(path), before_turn)
+    return first_view(conv, frame, TurnRenderer(path))
+
+
+def _read(path: str) -> bytes:
+    """The transcript's bytes; only regular files are read (a FIFO would hang, a device never end)."""
+    try:
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise NotAFile(f"{path}: is a directory, not a transcript file (use list_dir)")
+        if not stat.S_ISREG(st.st_mode):
+            raise NotAFile(f"{path}: not a regular file (a FIFO, socket or device); a transcript must be a file")
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise map_os_error(exc, path) from exc
+
+
+def _parse(path: str, data: bytes, revision: str, fmt: str | None) -> Conversation:
+    """Parsed turns, cached by path and revision (a chain of continuations parses the file once)."""
+    key = (os.path.abspath(path), revision, fmt)
+    with _lock:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
+    conv = parse_transcript(data, path, fmt)
+    with _lock:
+        _CACHE[key] = conv
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return conv

@@ -1,0 +1,28 @@
+"""Settings read from the environment: one parser, one error message.
+
+>>> env_int("WUU_DOES_NOT_EXIST", 7, unit="bytes")
+7
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import InvalidArgument
+
+__all__ = ["env_int"]
+
+
+def env_int(name: str, default: int, minimum: int = 0, unit: str = "") -> int:
+    """The whole number in ``$name``, ``default`` when unset or blank; a malformed value is an error."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    what = f" {unit}" if unit else ""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidArgument(f"{name}={raw!r} is not a whole number{what}") from None
+    if value < minimum:
+        raise InvalidArgument(f"{name} must be at least {minimum:,}{what}, not {value:,}")
+    return value

@@ -1,0 +1,185 @@
+"""The line index of a file on disk, built in one streaming pass and cached.
+
+The index records, for every 64 KiB chunk of the file, how many newlines come before it.
+Finding line N is then a binary search plus one chunk read (:class:`~wuu_tools.core.lines.LineFile`
+does that), so a view anywhere in a 1 GB file costs O(view), not O(file). The file is never
+read whole into memory: the index pass reads 1 MiB at a time.
+
+Indexes are cached in memory keyed on (device, inode, size, mtime), and, for files of
+8 MiB or more, on disk under the store's ``index/`` folder so a later process (the CLI
+following a continuation) does not rescan. The revision of a file under 8 MiB is a digest
+of its bytes; of a larger one, a digest of its size, mtime, inode and first and last
+64 KiB (hashing a gigabyte would cost more than counting its lines).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import struct
+import tempfile
+from array import array
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .store import current_store
+
+__all__ = ["CHUNK", "DISK_CACHE_MIN", "READ_BLOCK", "LineIndex", "index_for", "key_of", "prime_index"]
+
+CHUNK = 64 * 1024
+READ_BLOCK = 1024 * 1024  # L2-friendly: 4 MiB blocks counted ~40% slower here
+CONTENT_HASH_LIMIT = 8 * 1024 * 1024
+DISK_CACHE_MIN = 8 * 1024 * 1024
+_MEMORY_CACHE_SIZE = 64
+_INDEX_MAGIC = b"WUUIDX1\n"
+
+
+@dataclass(frozen=True)
+class LineIndex:
+    """Facts about one version of a file: size, lines, final newline, chunk marks, revision."""
+
+    size: int
+    newlines: int
+    final_newline: bool
+    marks: array  # marks[i] = newlines in bytes [0, i * CHUNK)
+    revision: str
+
+    @property
+    def total_lines(self) -> int:
+        if self.size == 0:
+            return 0
+        return self.newlines + (0 if self.final_newline else 1)
+
+
+_memory: OrderedDict[tuple[int, ...], LineIndex] = OrderedDict()
+
+
+def key_of(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
+    marks = array("q", [0])
+    newlines = 0
+    digest = hashlib.sha256()
+    content_hash = st.st_size < CONTENT_HASH_LIMIT
+    buf = bytearray(READ_BLOCK)
+    view = memoryview(buf)
+    last_byte = b""
+    fh.seek(0)
+    pos = 0
+    while True:
+        n = fh.readinto(buf)
+        if not n:
+            break
+        for s in range(0, n, CHUNK):
+            e = min(s + CHUNK, n)
+            newlines += buf.count(b"\n", s, e)
+            if e - s == CHUNK:
+                marks.append(newlines)
+        if content_hash:
+            digest.update(view[:n])
+        last_byte = bytes(view[n - 1 : n])
+        pos += n
+        if n % CHUNK:
+            # A short read mid-file would misalign the marks; only the last read may be short.
+            extra = fh.read(1)
+            if extra:
+                raise OSError(f"short read at byte {pos}; the file is changing")
+            break
+    return LineIndex(
+        size=pos,
+        newlines=newlines,
+        final_newline=last_byte == b"\n",
+        marks=marks,
+        revision=digest.hexdigest()[:12] if content_hash else _large_revision(fh, st),
+    )
+
+
+def _large_revision(fh: BinaryIO, st: os.stat_result) -> str:
+    """Revision of a file too large to hash whole: its size, mtime, inode and first and last 64 KiB."""
+    digest = hashlib.sha256(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
+    digest.update(os.pread(fh.fileno(), CHUNK, 0))
+    digest.update(os.pread(fh.fileno(), CHUNK, max(0, st.st_size - CHUNK)))
+    return digest.hexdigest()[:12]
+
+
+def prime_index(path: str | os.PathLike[str], marks: array, newlines: int) -> bool:
+    """Adopt a line index counted while ``path`` was written, so its first view need not rescan it.
+
+    ``marks`` must follow :class:`LineIndex`'s layout (newlines before each 64 KiB chunk).
+    Returns False, changing nothing, when the file does not match them; only files large
+    enough to be cached on disk are primed.
+    """
+    try:
+        with open(path, "rb", buffering=0) as fh:
+            st = os.fstat(fh.fileno())
+            if st.st_size < DISK_CACHE_MIN or len(marks) != st.st_size // CHUNK + 1:
+                return False
+            last = os.pread(fh.fileno(), 1, st.st_size - 1)
+            index = LineIndex(
+                size=st.st_size,
+                newlines=newlines,
+                final_newline=last == b"\n",
+                marks=marks,
+                revision=_large_revision(fh, st),
+            )
+    except OSError:
+        return False
+    key = key_of(st)
+    _save_disk(key, index)
+    _memory[key] = index
+    return True
+
+
+def _disk_path(key: tuple[int, ...]) -> Path:
+    name = hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
+    return current_store().root / "index" / f"{name}.idx"
+
+
+def _load_disk(key: tuple[int, ...]) -> LineIndex | None:
+    try:
+        data = _disk_path(key).read_bytes()
+    except OSError:
+        return None
+    head = len(_INDEX_MAGIC) + struct.calcsize("<6q?12s")
+    if not data.startswith(_INDEX_MAGIC) or len(data) < head:
+        return None
+    *k, size, newlines, final, rev = struct.unpack_from("<6q?12s", data, len(_INDEX_MAGIC))
+    if tuple(k[:4]) != key:
+        return None
+    marks = array("q")
+    marks.frombytes(data[head:])
+    return LineIndex(size=size, newlines=newlines, final_newline=final, marks=marks, revision=rev.decode())
+
+
+def _save_disk(key: tuple[int, ...], idx: LineIndex) -> None:
+    path = _disk_path(key)
+    header = struct.pack("<6q?12s", *key, idx.size, idx.newlines, idx.final_newline, idx.revision.encode()[:12])
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="idx-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_INDEX_MAGIC + header + idx.marks.tobytes())
+        os.replace(tmp, path)
+
+
+def index_for(fh: BinaryIO, st: os.stat_result) -> LineIndex:
+    key = key_of(st)
+    idx = _memory.get(key)
+    if idx is not None:
+        _memory.move_to_end(key)
+        return idx
+    if st.st_size >= DISK_CACHE_MIN:
+        idx = _load_disk(key)
+    if idx is None:
+        idx = _build(fh, st)
+        if st.st_size >= DISK_CACHE_MIN:
+            _save_disk(key, idx)
+    _memory[key] = idx
+    while len(_memory) > _MEMORY_CACHE_SIZE:
+        _memory.popitem(last=False)
+    return idx

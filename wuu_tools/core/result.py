@@ -1,0 +1,98 @@
+"""The result envelope every tool returns: :class:`ToolResult`.
+
+A result is the model-facing ``text`` plus the facts a program needs to carry on: whether
+anything was omitted, the exact call that shows the next omitted material, the saved
+source and its revision, media kept apart from the text, and tool-specific ``meta``.
+
+>>> r = ToolResult(text="hi", complete=True)
+>>> r.to_dict()["tokens"]
+1
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .budget import count_tokens, tokenizer_name
+from .errors import WuuError
+
+__all__ = ["Continuation", "ToolResult", "call_text", "continuation"]
+
+Continuation = dict[str, Any]
+"""``{"tool": name, "args": {...}}``: literally the keyword arguments of the next call."""
+
+
+def continuation(tool: str, **args: Any) -> Continuation:
+    """A continuation for ``tool``; arguments that are None are left out."""
+    return {"tool": tool, "args": {k: v for k, v in args.items() if v is not None}}
+
+
+def call_text(cont: Continuation) -> str:
+    """The continuation as a call a model can copy: ``read_file(path="a.py", start_line=9)``."""
+    args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in cont["args"].items())
+    return f"{cont['tool']}({args})"
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What every tool returns; ``to_dict()`` is the JSON envelope of DESIGN.md.
+
+    Attributes:
+        text: The model-facing projection; fits the budget, never over 51,200 bytes.
+        complete: True when nothing was omitted.
+        continuation: The call that shows the next omitted material, or None when complete.
+        source: Reference of the saved complete result (``read_saved`` reads it), or None.
+        revision: Opaque content revision of the source this view came from.
+        attachments: Media kept apart from the text: ``{"type", "mime_type", "data" or "uri", ...}``.
+        meta: Tool-specific facts (``total_lines``, ``shown``, ``omitted``, ...).
+    """
+
+    text: str
+    complete: bool
+    continuation: Continuation | None = None
+    source: str | None = None
+    revision: str | None = None
+    attachments: tuple[dict[str, Any], ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def tokens(self) -> int:
+        """Tokens of ``text`` (cl100k_base), counted on first use."""
+        return count_tokens(self.text)
+
+    @property
+    def is_error(self) -> bool:
+        """True when this result reports a failure of the call rather than a view."""
+        return "error" in self.meta
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON envelope: text, complete, continuation, source, revision, tokens, attachments, meta."""
+        meta = dict(self.meta)
+        meta.setdefault("tokenizer", tokenizer_name())
+        return {
+            "text": self.text,
+            "complete": self.complete,
+            "continuation": self.continuation,
+            "source": self.source,
+            "revision": self.revision,
+            "tokens": self.tokens,
+            "attachments": [dict(a) for a in self.attachments],
+            "meta": meta,
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """``to_dict()`` as JSON text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_error(cls, exc: WuuError, tool: str | None = None) -> ToolResult:
+        """A one-line readable result for a failed call (what the agent-facing faces return)."""
+        prefix = f"{tool}: " if tool else ""
+        return cls(
+            text=f"error: {prefix}{exc.message}",
+            complete=True,
+            meta={"error": {"kind": exc.kind, "message": exc.message}},
+        )

@@ -1,0 +1,210 @@
+"""``read_saved``: read a saved result (a command's log, an external tool's output) by lines or by pattern.
+
+Recovery never re-executes: this reads the saved copy in the store and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..core.budget import HARD_CAP_BYTES, fit_count, fit_prefix, resolve_budget
+from ..core.errors import InvalidArgument
+from ..core.lines import LineFile, decode_line
+from ..core.result import ToolResult, call_text, continuation
+from ..core.store import current_store
+from ..core.text import clean_terminal, plural, ranges
+from ..views.paging import Subject, check_range, render_view
+
+__all__ = ["read_saved"]
+
+CONTEXT = 2
+MAX_MATCH_CHARS = 2000
+SCAN_BLOCK = 4 * 1024 * 1024
+
+
+def read_saved(
+    ref: str,
+    start_line: int = 1,
+    end_line: int | None = None,
+    pattern: str | None = None,
+    budget: int | None = None,
+    start_char: int = 0,
+) -> ToolResult:
+    """Read a saved result by whole numbered lines, or the lines matching a regex.
+
+    Saved results are never re-run: this reads the copy kept when the result was produced.
+
+    Args:
+        ref: Reference of the saved result, as given in a result's ``source`` or continuation.
+        start_line: First line to show (1-based); with ``pattern``, where the search starts.
+        end_line: Last line to show or search (inclusive); None reads to the end.
+        pattern: A regular expression; when given, shows matching lines with two lines of context.
+        budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+        start_char: Character offset within ``start_line`` (for a line longer than the budget).
+
+    Returns:
+        The view as a ToolResult; ``meta`` has total_lines, shown, omitted and partial_line.
+    """
+    check_range(start_line, end_line, start_char)
+    resolved = resolve_budget(budget)
+    store = current_store()
+    path = store.path(ref)
+    with LineFile.open(path, what=ref) as lf:
+        if pattern is not None:
+            if start_char:
+                raise InvalidArgument("start_char cannot be combined with pattern")
+            return _grep(lf, ref, pattern, start_line, end_line, resolved, budget)
+        return render_view(
+            lf,
+            Subject(tool="read_saved", key={"ref": ref}, label=f"saved {ref}", source=ref, takes_revision=False),
+            start_line=start_line,
+            end_line=end_line,
+            start_char=start_char,
+            revision=None,
+            budget=resolved,
+            explicit_budget=budget,
+        )
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    if not isinstance(pattern, str) or not pattern:
+        raise InvalidArgument("pattern must be a non-empty regular expression")
+    try:
+        return re.compile(pattern, re.MULTILINE)
+    except re.error as exc:
+        raise InvalidArgument(f"pattern {pattern!r} is not a valid regular expression: {exc}") from None
+
+
+def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int) -> tuple[list[int], int]:
+    """Line numbers in ``first..last`` that match (the first few thousand) and the total count."""
+    found: list[int] = []
+    count = 0
+    pos = lf.offset(first)
+    end = lf.offset(last + 1)
+    line = first
+    carry = b""
+    while pos < end or carry:
+        block = lf.pread(pos, min(SCAN_BLOCK, end - pos)) if pos < end else b""
+        pos += len(block)
+        data = carry + block
+        if pos < end:
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                carry = data
+                continue
+            data, carry = data[: cut + 1], data[cut + 1 :]
+        else:
+            carry = b""
+        text = data.decode("utf-8", "replace")
+        last_line_seen = -1
+        cursor, cursor_line = 0, line
+        for m in rx.finditer(text):
+            at = cursor_line + text.count("\n", cursor, m.start())
+            cursor, cursor_line = m.start(), at
+            if at == last_line_seen or at > last:
+                continue
+            last_line_seen = at
+            count += 1
+            if len(found) < 5000:
+                found.append(at)
+        line += text.count("\n")
+    return found, count
+
+
+def _grep(
+    lf: LineFile,
+    ref: str,
+    pattern: str,
+    start_line: int,
+    end_line: int | None,
+    budget: int,
+    explicit: int | None,
+) -> ToolResult:
+    rx = _compile(pattern)
+    total = lf.total_lines
+    last = min(end_line, total) if end_line is not None else total
+    found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last)
+    items, numbers = _render_matches(lf, found, start_line, last, terminal=ref.startswith("log-"))
+    match_set = set(found)
+    k = fit_count(items, budget, HARD_CAP_BYTES - 2000)
+    shown_matches = [n for n in numbers[:k] if n in match_set]
+    if shown_matches:
+        # Keep the last shown match and its trailing context; drop the next match's leading context.
+        end = numbers.index(shown_matches[-1]) + 1
+        while end < k and (n := numbers[end]) is not None and n not in match_set and n - shown_matches[-1] <= CONTEXT:
+            end += 1
+        body, shown_lines = items[:end], [n for n in numbers[:end] if n is not None]
+    elif items:
+        # Not even one match line fits: show the first one alone, cut to the budget, so the view advances.
+        first = numbers.index(found[0])
+        cut = fit_prefix(items[first], max(1, budget - 10), HARD_CAP_BYTES - 2000)
+        body = [items[first][:cut] + (" …" if cut < len(items[first]) else "")]
+        shown_matches = shown_lines = [found[0]]
+    else:
+        body, shown_lines = [], []
+    cont = None
+    if count > len(shown_matches):
+        cont = continuation(
+            "read_saved",
+            ref=ref,
+            start_line=shown_matches[-1] + 1,
+            end_line=end_line,
+            pattern=pattern,
+            budget=explicit,
+        )
+    where = f"lines {start_line:,}-{last:,}" if (start_line > 1 or last < total) else plural(total, "line")
+    header = f"[saved {ref} · /{pattern}/ · {plural(count, 'matching line')} in {where}"
+    header += f" · showing {len(shown_matches):,}]" if count else "]"
+    parts = [header, *body]
+    if cont is not None:
+        rest = count - len(shown_matches)
+        parts.append(f"[{plural(rest, 'more match', 'more matches')}; next: {call_text(cont)}]")
+    meta: dict[str, Any] = {
+        "total_lines": total,
+        "pattern": pattern,
+        "matches": count,
+        "shown": ranges(shown_lines),
+        "omitted": [[cont["args"]["start_line"], last]] if cont else [],
+    }
+    return ToolResult(
+        text="\n".join(parts),
+        complete=cont is None,
+        continuation=cont,
+        source=ref,
+        revision=lf.revision,
+        meta=meta,
+    )
+
+
+def _render_matches(
+    lf: LineFile, found: list[int], start_line: int, last: int, terminal: bool
+) -> tuple[list[str], list[int | None]]:
+    """One item per line (grep -n style: ``N:`` a match, ``N-`` context) and its number; ``--`` between runs."""
+    width = len(str(max(last, 1)))
+    match_set = set(found)
+    items: list[str] = []
+    numbers: list[int | None] = []
+    prev: int | None = None
+    for m in found:
+        lo, hi = max(start_line, m - CONTEXT), min(last, m + CONTEXT)
+        if prev is not None:
+            lo = max(lo, prev + 1)
+            if lo > prev + 1:
+                items.append("--")
+                numbers.append(None)
+        if lo > hi:
+            continue
+        raws, _giant = lf.read_forward(lo, hi, HARD_CAP_BYTES)
+        for n, raw in zip(range(lo, hi + 1), raws, strict=False):
+            text, _bad = decode_line(raw)
+            if terminal:
+                text = clean_terminal(text)
+            if len(text) > MAX_MATCH_CHARS:
+                text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
+            items.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")
+            numbers.append(n)
+        prev = hi
+        if len(items) > 4000:  # far more than any budget shows; the continuation resumes after
+            break
+    return items, numbers

@@ -1,0 +1,377 @@
+"""The error-first view of a saved log: verdict, evidence, tail, head, and how to read the rest.
+
+:func:`project_log` reads a log saved in the current store and returns its first view, in
+this order: the verdict line the caller gives (exit code, duration, size, reference), the
+error evidence (:mod:`.evidence`: lines matched by the toolchain patterns, most causal
+first, each with its line number and a little context, duplicates folded with a count, the
+runner's summary lines always kept), then the tail, then the head. Ordinary output
+(tail, head) is shortened before evidence is; when nothing matched the view is
+tail-weighted. Lines are shown as a person saw them (colours and carriage-return redraws
+removed; the saved log keeps the raw bytes) and cut at :data:`LINE_CHARS` characters.
+
+Memory stays bounded whatever the log's size: the log is scanned in blocks, a log of up to
+:data:`~._logscan.SCAN_ALL_BYTES` is searched whole, a larger one in its first and last
+stretches (the view says which lines were searched). Line numbers are those of ``read_saved`` (the shared
+:class:`~wuu_tools.core.lines.LineFile` index: split on ``"\\n"``), and the continuation is
+``read_saved(ref, start_line=first omitted line, end_line=last omitted line)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch
+from ..core.lines import LineFile, decode_line
+from ..core.result import ToolResult, call_text, continuation
+from ..core.store import current_store
+from ..core.text import human_size, number_line, plural, ranges
+from .evidence import Evidence, clean_line
+from .scan import Scan, scan_log
+
+__all__ = ["LINE_CHARS", "project_log"]
+
+LINE_CHARS = 320
+"""A view line longer than this many characters is cut (``read_saved`` shows it whole)."""
+RUN_MAX = 8  # lines of a run of evidence shown at most
+EVIDENCE_SHARE = 0.65
+READ_WINDOW = 256 << 10
+GENERIC_SCORE = 40  # items of rules scoring below this (a bare "error" word) are filler ...
+GENERIC_MAX = 4  # ... of which the evidence shows this many at most
+GREP_HINT = "(error|fail|panic|exception)"
+
+
+class _Lines:
+    """Rendered, cut view lines of a log, read on demand and cached with their token costs."""
+
+    def __init__(self, lf: LineFile) -> None:
+        self.lf = lf
+        self.width = len(str(lf.total_lines))
+        self.text: dict[int, str] = {}
+        self.cost: dict[int, int] = {}
+        self.cut_any = False
+        self.replaced = False
+
+    def _render(self, number: int, text: str, size: int) -> str:
+        text = clean_line(text)
+        if len(text) > LINE_CHARS or size > LINE_CHARS * 8:
+            text = f"{text[:LINE_CHARS]}… [line cut: {human_size(size)} in all]"
+            self.cut_any = True
+        return number_line(number, text, self.width)
+
+    def load(self, first: int, last: int) -> None:
+        """Render lines ``first..last`` (those not rendered yet)."""
+        todo = [n for n in range(first, last + 1) if n not in self.text]
+        if not todo:
+            return
+        line = todo[0]
+        while line <= todo[-1]:
+            raws, giant = self.lf.read_forward(line, todo[-1], READ_WINDOW)
+            if giant:
+                text, _, bad = self.lf.read_chars(line, 0, LINE_CHARS * 2)
+                self.replaced |= bad
+                size = self.lf.line_end(line) - self.lf.offset(line)
+                self.text.setdefault(line, self._render(line, text, size))
+                line += 1
+                continue
+            for k, raw in enumerate(raws):
+                if line + k not in self.text:
+                    text, bad = decode_line(raw[: LINE_CHARS * 8])
+                    self.replaced |= bad
+                    self.text[line + k] = self._render(line + k, text, len(raw))
+            line += max(1, len(raws))
+        new = [n for n in todo if n not in self.cost]
+        for n, c in zip(new, count_tokens_batch([self.text[n] for n in new]), strict=True):
+            self.cost[n] = c + 1
+
+    def tail_from(self, budget: int, floor: int, free: frozenset[int] = frozenset()) -> int:
+        """The first line of the longest tail (down to ``floor``) that fits ``budget``; ``free`` lines cost nothing."""
+        first = self.lf.total_lines + 1
+        used = 0
+        window = min(READ_WINDOW, max(4096, budget * 8))
+        most = budget // 2 + 1  # lines that can fit: each costs 2 tokens at least (its number, its newline)
+        while first > floor:
+            raws = self.lf.read_backward(first - 1, window, floor=floor)
+            batch_first = first - max(1, min(len(raws), most))
+            self.load(batch_first, first - 1)
+            for n in range(first - 1, batch_first - 1, -1):
+                cost = 0 if n in free else self.cost[n]
+                if used + cost > budget:
+                    return first
+                used += cost
+                first = n
+            window = min(READ_WINDOW, window * 2)
+        return first
+
+    def head_to(self, budget: int, ceiling: int) -> int:
+        """The last line of the longest head (up to ``ceiling``) that fits ``budget``."""
+        last = 0
+        used = 0
+        while last < ceiling:
+            self.load(last + 1, min(ceiling, last + 64))
+            for n in range(last + 1, min(ceiling, last + 64) + 1):
+                if used + self.cost[n] > budget:
+                    return last
+                used += self.cost[n]
+                last = n
+        return last
+
+
+def _block(item: Evidence, total: int) -> tuple[int, int]:
+    rule = item.rule
+    end = max(item.line, min(item.run_end, item.line + RUN_MAX - 1)) + rule.after
+    return max(1, item.line - rule.before), min(total, end)
+
+
+@dataclass
+class _Plan:
+    blocks: list[list[int]] = field(default_factory=list)  # [first, last] in display order
+    notes: dict[int, str] = field(default_factory=dict)  # line -> fold note after the block
+    summaries: list[int] = field(default_factory=list)
+    tail_first: int = 0
+    head_last: int = 0
+    evidence_count: int = 0
+
+
+def _plan(lines: _Lines, scan: Scan, body: int) -> _Plan:
+    """Choose what a view of ``body`` tokens shows: evidence blocks, summaries, tail, head."""
+    total = lines.lf.total_lines
+    ranked = scan.collector.ranked()
+    plan = _Plan(tail_first=total + 1)
+    summaries = [n for n, _ in scan.collector.summary_lines()]
+    for n in summaries:
+        lines.load(n, n)
+    reserve = sum(lines.cost[n] for n in summaries)
+    used = _fill_evidence(lines, plan, ranked, int(body * EVIDENCE_SHARE) - reserve) if ranked else 0
+    evidence = {n for a, b in plan.blocks for n in range(a, b + 1)}
+    # Evidence that runs to the last line does not end the tail: the tail still shows what led up
+    # to it (shown evidence lines cost nothing there and are not repeated).
+    trailing = total
+    while trailing in evidence:
+        trailing -= 1
+    free = frozenset(n for n in evidence if n > trailing)
+    floor = max(evidence - free, default=0) + 1
+    rest = body - used - reserve
+    plan.tail_first = lines.tail_from(int(rest * 0.75), floor, free)
+    plan.summaries = [n for n in summaries if n < plan.tail_first and n not in evidence]
+    rest += reserve - sum(lines.cost[n] for n in plan.summaries)
+    tail_used = sum(lines.cost[n] for n in range(plan.tail_first, total + 1) if n not in free)
+    ceiling = min([plan.tail_first - 1, *(n - 1 for n in evidence | set(plan.summaries))])
+    plan.head_last = lines.head_to(rest - tail_used, ceiling)
+    if plan.head_last < ceiling and plan.tail_first > max(floor, plan.head_last + 1):
+        head_used = sum(lines.cost[n] for n in range(1, plan.head_last + 1))
+        summary_cost = sum(lines.cost[n] for n in plan.summaries)
+        plan.tail_first = lines.tail_from(rest - head_used - summary_cost, max(floor, plan.head_last + 1), free)
+        plan.summaries = [n for n in plan.summaries if n < plan.tail_first]
+    return plan
+
+
+def _fill_evidence(lines: _Lines, plan: _Plan, ranked: list[Evidence], room: int) -> int:
+    """Add evidence blocks in rank order while they fit ``room`` tokens; returns the tokens used."""
+    total = lines.lf.total_lines
+    used = 0
+    shown: set[int] = set()
+    misses = 0
+    generic = 0
+    for item in ranked[:400]:
+        if misses > 40:
+            break
+        if item.rule.score < GENERIC_SCORE:
+            if generic >= GENERIC_MAX:
+                continue
+            generic += 1
+        a, b = _block(item, total)
+        note = _fold_note(item)
+        for first, last in ((a, b), (item.line, item.line)):
+            lines.load(first, last)
+            new = [n for n in range(first, last + 1) if n not in shown]
+            cost = sum(lines.cost[n] for n in new) + (count_tokens(note) + 1 if note else 0)
+            if not new or cost > room - used:
+                continue
+            used += cost
+            shown.update(new)
+            if note:
+                plan.notes[item.line] = note
+            _merge(plan.blocks, [first, last])
+            plan.evidence_count += 1
+            break
+        else:
+            misses += 1
+    return used
+
+
+def _merge(blocks: list[list[int]], span: list[int]) -> None:
+    """Add ``span`` to ``blocks``, fusing it with every block it touches (into the first of them)."""
+    into: list[int] | None = None
+    for blk in list(blocks):
+        if span[0] <= blk[1] + 1 and span[1] >= blk[0] - 1:
+            if into is None:
+                into = blk
+            else:
+                blocks.remove(blk)
+            into[0] = min(into[0], span[0], blk[0])
+            into[1] = max(into[1], span[1], blk[1])
+    if into is None:
+        blocks.append(span)
+
+
+def _fold_note(item: Evidence) -> str:
+    if item.count <= 1:
+        return ""
+    where = ", ".join(f"{n:,}" for n in item.repeats)
+    more = "" if len(item.repeats) >= item.count - 1 else ", …"
+    return f"      [line {item.line:,} occurs {item.count:,}× in all; also lines {where}{more}]"
+
+
+def project_log(
+    ref: str,
+    *,
+    budget: int,
+    explicit_budget: int | None,
+    verdict: str | None = None,
+    meta: dict[str, Any] | None = None,
+) -> ToolResult:
+    """The error-first first view of the saved log ``ref`` within ``budget`` tokens.
+
+    Args:
+        ref: Reference of a log saved in the current store.
+        budget: The resolved token budget of the view.
+        explicit_budget: The budget the caller gave (repeated in the continuation), or None.
+        verdict: The first line of the view (exit code, duration, …); a plain description if None.
+        meta: Facts merged into the result's ``meta``.
+    """
+    store = current_store()
+    path = store.path(ref)
+    with LineFile.open(path, what=ref) as lf:
+        total = lf.total_lines
+        head = verdict or f"[saved log {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+        out_meta: dict[str, Any] = {"total_lines": total, **(meta or {})}
+        if total == 0:
+            return ToolResult(
+                text=f"{head}\n[no output]",
+                complete=True,
+                source=ref,
+                revision=ref,
+                meta={**out_meta, "shown": [], "omitted": []},
+            )
+        lines = _Lines(lf)
+        whole = _whole(lines, budget)
+        if whole is not None:
+            flag = ["[invalid UTF-8 replaced with U+FFFD]"] if lines.replaced else []
+            return ToolResult(
+                text="\n".join([head, *flag, *whole]),
+                complete=True,
+                source=ref,
+                revision=ref,
+                meta={
+                    **out_meta,
+                    "shown": [[1, total]],
+                    "omitted": [],
+                    **({"invalid_utf8_replaced": True} if flag else {}),
+                },
+            )
+        scan = scan_log(lf)
+        # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
+        body = budget - count_tokens(head) - NOTICE_TOKENS // 2
+        for _ in range(8):
+            plan = _plan(lines, scan, body)
+            text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget)
+            over = count_tokens(text) - budget
+            if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body <= 20:
+                break
+            body -= max(over, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+        out_meta.update(shown=shown, omitted=omitted, evidence=plan.evidence_count)
+        if scan.capped_at:
+            out_meta["search_stopped_at"] = scan.capped_at
+        if not scan.whole:
+            out_meta["searched"] = [list(r) for r in scan.searched]
+        if lines.replaced:
+            out_meta["invalid_utf8_replaced"] = True
+        return ToolResult(
+            text=text,
+            complete=cont is None,
+            continuation=cont,
+            source=ref,
+            revision=ref,
+            meta=out_meta,
+        )
+
+
+def _whole(lines: _Lines, budget: int) -> list[str] | None:
+    """Every line of a small log when all of them fit uncut in ``budget``; else None."""
+    lf = lines.lf
+    if lf.size > min(HARD_CAP_BYTES - 2048, budget * 8):
+        return None
+    lines.load(1, lf.total_lines)
+    if lines.cut_any or sum(lines.cost.values()) > budget:
+        return None
+    return [lines.text[n] for n in range(1, lf.total_lines + 1)]
+
+
+def _render(
+    lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None
+) -> tuple[str, list[list[int]], list[list[int]], dict[str, Any] | None]:
+    total = lines.lf.total_lines
+    out = [head]
+    if lines.replaced:
+        out.append("[invalid UTF-8 in the output is shown as U+FFFD; the saved log keeps the bytes]")
+    shown: set[int] = set()
+    if plan.blocks or plan.summaries:
+        n_items = plan.evidence_count
+        out.append(f"[error evidence: {plural(n_items, 'place')}, most causal first]" if n_items else "[summary]")
+        for a, b in plan.blocks:
+            out.extend(lines.text[n] for n in range(a, b + 1))
+            out.extend(plan.notes[n] for n in range(a, b + 1) if n in plan.notes)
+            out.append("  …")
+            shown.update(range(a, b + 1))
+        if plan.summaries:
+            out.extend(lines.text[n] for n in plan.summaries)
+            shown.update(plan.summaries)
+        elif out[-1] == "  …":
+            out.pop()
+    tail = [n for n in range(plan.tail_first, total + 1) if n not in shown]
+    if tail:
+        label = "tail" if plan.tail_first > plan.head_last + 1 else "lines"
+        where = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in ranges(tail))
+        out.append(f"[{label}: lines {where}]")
+        out.extend(lines.text[n] for n in tail)
+        shown.update(tail)
+    if plan.head_last >= 1:
+        out.append(f"[head: lines 1-{plan.head_last:,}]")
+        out.extend(lines.text[n] for n in range(1, plan.head_last + 1))
+        shown.update(range(1, plan.head_last + 1))
+    shown_r = ranges(shown)
+    omitted = _complement(shown_r, total)
+    cont = None
+    if omitted:
+        a, b = omitted[0][0], omitted[-1][1]
+        cont = continuation(
+            "read_saved", ref=ref, start_line=a, end_line=b if b < total else None, budget=explicit_budget
+        )
+        n = sum(y - x + 1 for x, y in omitted)
+        size = sum(lines.lf.span_bytes(x, y) for x, y in omitted)
+        out.append(
+            f"[not shown: {plural(n, 'line')} ({human_size(size)}) in lines {a:,}-{b:,}; "
+            f'next: {call_text(cont)} · search: read_saved(ref="{ref}", pattern="{GREP_HINT}")]'
+        )
+    if scan.capped_at:
+        out.append(
+            f"[evidence was searched up to line {scan.capped_at:,} only (too many candidate lines); search on: "
+            f'read_saved(ref="{ref}", start_line={scan.capped_at + 1}, pattern="{GREP_HINT}")]'
+        )
+    if not scan.whole:
+        parts = " and ".join(f"{x:,}-{y:,}" for x, y in scan.searched)
+        out.append(f"[evidence was searched in lines {parts} only; search the rest with read_saved(pattern=...)]")
+    return "\n".join(out), shown_r, omitted, cont
+
+
+def _complement(shown: list[list[int]], total: int) -> list[list[int]]:
+    out: list[list[int]] = []
+    nxt = 1
+    for a, b in shown:
+        if a > nxt:
+            out.append([nxt, a - 1])
+        nxt = max(nxt, b + 1)
+    if nxt <= total:
+        out.append([nxt, total])
+    return out

@@ -1,0 +1,283 @@
+"""``Toolset``: the tools with their settings, as an agent loop or a framework uses them.
+
+A :class:`Toolset` holds a root directory, a store, a default budget and whether paths
+may leave the root. It lists the tool specs in each provider's shape
+(:meth:`Toolset.schemas`), dispatches a model's call by name (:meth:`Toolset.call`) and
+hands out plain typed functions for agent frameworks (:meth:`Toolset.functions`).
+Everything is derived from the tool functions themselves (:mod:`wuu_tools.toolset.schema`), so
+their signatures and docstrings are the one place an argument is defined.
+
+How a failure reaches the model is decided here, once: ``call`` and the framework
+functions never raise a :class:`~wuu_tools.WuuError`; they return it as a readable
+one-line result (``error: read_file: ...``), as the MCP server does.
+
+>>> ts = Toolset(root=".")
+>>> [s["function"]["name"] for s in ts.schemas("openai")][0]
+'read_file'
+>>> ts.call("read_fil", {}).text.split(";")[0]
+"error: unknown tool 'read_fil'"
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import linecache
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+from ..core.budget import resolve_budget
+from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError
+from ..core.result import ToolResult
+from ..core.store import Store, use_store
+from .schema import ToolSpec, tool_spec
+
+__all__ = ["MODEL_TOOLS", "PROTOCOL", "SCHEMA_FORMATS", "TOOLS", "Toolset"]
+
+TOOLS: dict[str, str] = {
+    "read_file": "wuu_tools.files.file:read_file",
+    "list_dir": "wuu_tools.dirs.listing:list_dir",
+    "run_command": "wuu_tools.commands.run:run_command",
+    "read_conversation": "wuu_tools.conversations:read_conversation",
+    "read_saved": "wuu_tools.files.saved:read_saved",
+    "project_result": "wuu_tools.external.project:project_result",
+}
+"""Every tool, by name, with the import path of its function (imported on first use)."""
+
+MODEL_TOOLS = ("read_file", "list_dir", "run_command", "read_conversation", "read_saved")
+"""The tools a Toolset offers a model by default. ``project_result`` is for programs that wrap
+another tool's output; it is always callable with :meth:`Toolset.call` but not advertised
+unless asked for with ``tools=``."""
+
+SCHEMA_FORMATS = ("openai", "openai-responses", "anthropic", "mcp")
+
+PROTOCOL = (
+    "Results are partial views that fit a token budget. When something was left out, the text "
+    "says what and ends with the exact call that shows the next part (for example "
+    'read_saved(ref="log-…", start_line=40)); make that call to read on, nothing is lost. '
+    "A result whose first line says the source changed (a new revision) means earlier views "
+    "are stale: read again from the start instead of joining the pieces."
+)
+"""The few lines every tool description ends with: how to read a partial result."""
+
+_PATH_ARGS: dict[str, tuple[str, ...]] = {
+    "read_file": ("path",),
+    "list_dir": ("path",),
+    "read_conversation": ("path",),
+    "run_command": ("cwd",),
+}
+_ALWAYS_CALLABLE = ("read_saved", "project_result")
+
+
+@functools.cache
+def _spec(name: str) -> ToolSpec:
+    """The spec of tool ``name``, derived from its function on first use."""
+    module, _, attr = TOOLS[name].partition(":")
+    return tool_spec(getattr(importlib.import_module(module), attr), name=name)
+
+
+class Toolset:
+    """The tools with their settings: a root, a store, a default budget.
+
+    Args:
+        root: Directory that relative paths resolve against and that paths must stay in.
+        store: Where saved results go: a :class:`~wuu_tools.Store`, a directory, or None for
+            the default (``$WUU_STORE`` or the user cache).
+        budget: Token budget of a view when a call gives none (None: ``WUU_BUDGET`` or 2,000).
+        allow_outside_root: Let paths (after resolving symlinks) leave ``root``.
+        tools: Names of the tools to offer (default :data:`MODEL_TOOLS`); ``read_saved`` is
+            always included, since continuations of saved results call it.
+
+    Raises:
+        InvalidArgument: An unknown tool name or a bad budget.
+        SourceNotFound: ``root`` does not exist.
+        NotAFile: ``root`` is not a directory.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        store: Store | str | os.PathLike[str] | None = None,
+        budget: int | None = None,
+        allow_outside_root: bool = False,
+        tools: Sequence[str] | None = None,
+    ) -> None:
+        resolved = Path(root).expanduser().resolve()
+        if not resolved.exists():
+            raise SourceNotFound(f"toolset root {root}: no such directory")
+        if not resolved.is_dir():
+            raise NotAFile(f"toolset root {root}: not a directory")
+        self.root = resolved
+        self.store = store if store is None or isinstance(store, Store) else Store(store)
+        self.budget = None if budget is None else resolve_budget(budget)
+        self.allow_outside_root = bool(allow_outside_root)
+        names = list(MODEL_TOOLS if tools is None else tools)
+        unknown = [n for n in names if n not in TOOLS]
+        if unknown:
+            raise InvalidArgument(f"unknown tool {unknown[0]!r}; valid tools: {', '.join(TOOLS)}")
+        if "read_saved" not in names:
+            names.append("read_saved")
+        self.tools: tuple[str, ...] = tuple(dict.fromkeys(names))
+
+    def __repr__(self) -> str:
+        return (
+            f"Toolset(root={str(self.root)!r}, budget={self.budget}, "
+            f"allow_outside_root={self.allow_outside_root}, tools={list(self.tools)})"
+        )
+
+    # -- dispatch ------------------------------------------------------------------------
+
+    def spec(self, name: str) -> ToolSpec:
+        """The spec of a tool this toolset can call.
+
+        Raises:
+            InvalidArgument: ``name`` is not one of them; the message lists the valid names.
+        """
+        callable_names = self.callable_names
+        if name not in callable_names:
+            raise InvalidArgument(f"unknown tool {name!r}; valid tools: {', '.join(callable_names)}")
+        return _spec(name)
+
+    @property
+    def callable_names(self) -> tuple[str, ...]:
+        """The offered tools plus ``project_result`` (for programs wrapping other tools)."""
+        extra = tuple(n for n in _ALWAYS_CALLABLE if n not in self.tools)
+        return self.tools + extra
+
+    def call(self, name: str, args: Mapping[str, Any] | None = None) -> ToolResult:
+        """Run tool ``name`` with ``args`` (a model's call, or a result's continuation).
+
+        Relative paths resolve against the root; a path outside it (after resolving
+        symlinks) is refused unless ``allow_outside_root``. The toolset's budget applies when
+        ``args`` gives none, and saved results go to the toolset's store.
+
+        Returns:
+            The tool's result, or a one-line error result (``meta["error"]``) naming the
+            valid tools or arguments when the call is wrong or the source cannot be read.
+        """
+        try:
+            spec = self.spec(name)
+        except WuuError as exc:
+            return ToolResult.from_error(exc)
+        try:
+            kwargs = self._confine(name, spec.check_args(args))
+            if self.budget is not None and "budget" not in kwargs and "budget" in _param_names(spec):
+                kwargs["budget"] = self.budget
+            with use_store(self.store):
+                return spec.fn(**kwargs)
+        except WuuError as exc:
+            return ToolResult.from_error(exc, name)
+
+    def _confine(self, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Resolve the path arguments of ``name`` against the root and refuse escapes."""
+        for arg in _PATH_ARGS.get(name, ()):
+            spec_default = next((p.default for p in _spec(name).params if p.name == arg), None)
+            value = kwargs.get(arg, spec_default)
+            if value is None:
+                kwargs[arg] = str(self.root)
+                continue
+            try:
+                given = Path(value).expanduser()
+                real = (given if given.is_absolute() else self.root / given).resolve()
+            except (ValueError, RuntimeError, OSError) as exc:  # NUL byte, unknown ~user, symlink loop
+                raise InvalidArgument(f"{arg} {value!r} is not a usable path: {exc}") from exc
+            if not self.allow_outside_root and not real.is_relative_to(self.root):
+                raise AccessDenied(
+                    f"{arg} {value!r} is outside the allowed root {self.root} (it resolves to {real}); "
+                    "use a path inside the root"
+                )
+            kwargs[arg] = str(real)
+        return kwargs
+
+    # -- descriptions ----------------------------------------------------------------------
+
+    def description(self, name: str) -> str:
+        """The model-facing description of a tool: its docstring text, then :data:`PROTOCOL`."""
+        return f"{_spec(name).description}\n\n{PROTOCOL}"
+
+    def schemas(self, fmt: str = "openai") -> list[dict[str, Any]]:
+        """The offered tools as tool definitions for a provider API.
+
+        Args:
+            fmt: ``"openai"`` (Chat Completions ``{"type": "function", "function": {...}}``),
+                ``"openai-responses"`` (Responses ``{"type": "function", "name", ...}``),
+                ``"anthropic"`` (``name``/``description``/``input_schema``) or ``"mcp"``
+                (``name``/``description``/``inputSchema``, as in ``tools/list``).
+
+        Raises:
+            InvalidArgument: An unknown format; the message lists the valid ones.
+        """
+        if fmt not in SCHEMA_FORMATS:
+            raise InvalidArgument(f"unknown schema format {fmt!r}; valid formats: {', '.join(SCHEMA_FORMATS)}")
+        out = []
+        for name in self.tools:
+            schema, text = _spec(name).input_schema, self.description(name)
+            if fmt == "openai":
+                function = {"name": name, "description": text, "parameters": schema}
+                out.append({"type": "function", "function": function})
+            elif fmt == "openai-responses":
+                out.append(
+                    {
+                        "type": "function",
+                        "name": name,
+                        "description": text,
+                        "parameters": schema,
+                        "strict": False,
+                    }
+                )
+            elif fmt == "anthropic":
+                out.append({"name": name, "description": text, "input_schema": schema})
+            else:
+                out.append({"name": name, "description": text, "inputSchema": schema})
+        return out
+
+    # -- framework functions -------------------------------------------------------------------
+
+    def functions(self) -> list[Callable[..., str]]:
+        """The offered tools as plain typed functions that return the projection text.
+
+        Each has a type hint on every parameter in the form ``Annotated[T, Field(description=...)]``,
+        a ``str`` return, a Google docstring with ``Args:`` for every parameter, and no
+        ``*args``/``**kwargs``, so OpenAI Agents ``function_tool``, LangChain
+        ``StructuredTool.from_function``, Anthropic ``beta_tool``, pydantic-ai ``Tool``,
+        smolagents ``tool`` and ``MCPServer.add_tool`` take them unchanged. Calls go through
+        :meth:`call`, so errors come back as text too.
+
+        Raises:
+            ImportError: pydantic is not installed (every framework above brings it).
+        """
+        from pydantic import Field
+
+        return [self._function(_spec(name), Field) for name in self.tools]
+
+    def _function(self, spec: ToolSpec, field: Callable[..., Any]) -> Callable[..., str]:
+        # Generated like dataclasses generate __init__: a real signature, no *args/**kwargs.
+        names = [p.name for p in spec.params]
+        defaults = {f"_d_{p.name}": p.default for p in spec.params if not p.required}
+        params = ", ".join(p.name if p.required else f"{p.name}=_d_{p.name}" for p in spec.params)
+        packed = ", ".join(f"{n!r}: {n}" for n in names)
+        source = f"def {spec.name}({params}):\n    return _call({spec.name!r}, {{{packed}}})\n"
+        namespace: dict[str, Any] = {"_call": lambda tool, args: self.call(tool, args).text, **defaults}
+        filename = f"<wuu_tools.Toolset.functions {spec.name}>"
+        exec(compile(source, filename, "exec"), namespace)  # built from validated identifiers only
+        # Registered like attrs does, so inspect.getsource works for frameworks that read it.
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        fn = namespace[spec.name]
+        fn.__annotations__ = {
+            **{p.name: Annotated[p.annotation, field(description=p.description)] for p in spec.params},
+            "return": str,
+        }
+        args_doc = "\n".join(f"    {p.name}: {p.description}" for p in spec.params)
+        fn.__doc__ = (
+            f"{self.description(spec.name)}\n\nArgs:\n{args_doc}\n\n"
+            "Returns:\n    The projection text: the view, what was left out, and the call that reads on.\n"
+        )
+        fn.__module__ = __name__
+        fn.__qualname__ = spec.name
+        return fn
+
+
+def _param_names(spec: ToolSpec) -> set[str]:
+    return {p.name for p in spec.params}

@@ -1,0 +1,377 @@
+"""The view engine shared by ``read_file`` and ``read_saved``: whole numbered lines within a budget.
+
+A first view (no range asked) shows whole lines from the head and the tail and names the
+omitted middle; its continuation reads the middle forward, bounded by ``end_line`` so that
+the chain shows every line exactly once. A line longer than the whole budget is the one
+exception to whole lines: it is cut at a character and continued with ``start_char``.
+Notices (header, omission line, continuation) are kept within ``NOTICE_TOKENS`` above the
+budget; a view whose notices run longer (a very long path) gives the excess back from its body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, fit_prefix, within
+from ..core.errors import InvalidArgument
+from ..core.lines import LineFile, decode_line
+from ..core.result import ToolResult, call_text, continuation
+from ..core.text import clean_terminal, human_size, number_line, plural, ranges
+
+__all__ = ["Subject", "check_range", "render_view"]
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a view is of, and how to ask for more of it.
+
+    Attributes:
+        tool: The tool a continuation calls (``read_file`` or ``read_saved``).
+        key: The arguments that name the source (``{"path": ...}`` or ``{"ref": ...}``).
+        label: How the text names the source.
+        source: ``ToolResult.source`` (the saved reference, or None for a file).
+        takes_revision: Whether the tool accepts a ``revision`` argument.
+        terminal: Whether lines are terminal output (a saved log): colours and redraws are removed.
+    """
+
+    tool: str
+    key: dict[str, Any]
+    label: str
+    source: str | None = None
+    takes_revision: bool = True
+    terminal: bool = False
+
+
+def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
+    """Raise :class:`InvalidArgument` unless the range arguments are sane whole numbers."""
+    for name, value, low in (("start_line", start_line, 1), ("start_char", start_char, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InvalidArgument(f"{name} must be a whole number >= {low}, not {value!r}")
+    if end_line is not None and (isinstance(end_line, bool) or not isinstance(end_line, int)):
+        raise InvalidArgument(f"end_line must be a whole number or None, not {end_line!r}")
+    if end_line is not None and end_line < start_line:
+        raise InvalidArgument(f"end_line ({end_line}) is before start_line ({start_line})")
+
+
+@dataclass
+class _Body:
+    """The body of one view, before notices are wrapped around it."""
+
+    parts: list[str] = field(default_factory=list)  # lines of text, including the omission line
+    shown: list[int] = field(default_factory=list)
+    next_line: int | None = None  # first unseen line of the requested range
+    next_char: int = 0
+    end_bound: int | None = None  # end_line the continuation carries
+    partial_line: int | None = None
+    head_tail: tuple[int, int] | None = None  # omitted middle (first, last) of a first view
+    replaced: bool = False
+    describe: str = ""
+
+
+class _View:
+    def __init__(
+        self,
+        lf: LineFile,
+        subject: Subject,
+        first: int,
+        last: int,
+        end_line: int | None,
+        start_char: int,
+        is_first_view: bool,
+    ) -> None:
+        self.lf = lf
+        self.subject = subject
+        self.first = first
+        self.last = last
+        self.end_line = end_line
+        self.start_char = start_char
+        self.is_first_view = is_first_view
+        self.width = len(str(last))
+        self.byte_cap = HARD_CAP_BYTES - 3 * len(subject.label.encode()) - 1500
+
+    # -- pieces -----------------------------------------------------------------------------
+
+    def _numbered(self, first: int, raws: list[bytes], body: _Body) -> list[str]:
+        out = []
+        for i, raw in enumerate(raws):
+            text, bad = decode_line(raw)
+            body.replaced |= bad
+            if self.subject.terminal:
+                text = clean_terminal(text)
+            out.append(number_line(first + i, text, self.width))
+        return out
+
+    def _forward(self, body: _Body, line: int, budget: int, byte_cap: int) -> None:
+        """Whole lines from ``line`` on; a first line too long for the budget is cut."""
+        raws, giant = self.lf.read_forward(line, self.last, byte_cap)
+        items = [] if giant else self._numbered(line, raws, body)
+        n = fit_count(items, budget, byte_cap) if items else 0
+        if n == 0:
+            self._partial(body, line, 0, budget, byte_cap)
+            return
+        body.parts.extend(items[:n])
+        body.shown.extend(range(line, line + n))
+        body.next_line = line + n if line + n <= self.last else None
+
+    def _partial(self, body: _Body, line: int, start_char: int, budget: int, byte_cap: int) -> None:
+        """Part of one line from ``start_char``; whole lines follow if the rest of it fits."""
+        prefix = number_line(line, "", self.width)
+        text, at_end, bad = self.lf.read_chars(line, start_char, byte_cap)
+        body.replaced |= bad
+        room = max(1, budget - count_tokens(prefix))
+        cut = fit_prefix(text, room, byte_cap - len(prefix)) if text else 0
+        body.parts.append(prefix + text[:cut])
+        body.shown.append(line)
+        self.lf.remember_char(line, start_char, text[:cut])
+        if cut >= len(text) and at_end:
+            body.describe = f"line {line:,} from character {start_char:,}" if start_char else ""
+            used = count_tokens(body.parts[-1])
+            nxt = line + 1
+            if nxt <= self.last and budget - used > 0:
+                rest = _Body()
+                left_bytes = byte_cap - len(body.parts[-1].encode())
+                self._forward_no_cut(rest, nxt, budget - used - 1, left_bytes)
+                body.parts.extend(rest.parts)
+                body.shown.extend(rest.shown)
+                body.replaced |= rest.replaced
+                body.next_line = rest.next_line if rest.shown else nxt
+            else:
+                body.next_line = nxt if nxt <= self.last else None
+            return
+        body.partial_line = line
+        body.next_line = line
+        body.next_char = start_char + cut
+        chars = f"{start_char:,}-{start_char + cut - 1:,}"
+        body.describe = f"line {line:,} is longer than the budget: characters {chars} shown"
+
+    def _forward_no_cut(self, body: _Body, line: int, budget: int, byte_cap: int) -> None:
+        if budget <= 0 or byte_cap <= 0:
+            return
+        raws, giant = self.lf.read_forward(line, self.last, byte_cap)
+        if giant:
+            return
+        items = self._numbered(line, raws, body)
+        n = fit_count(items, budget, byte_cap)
+        body.parts.extend(items[:n])
+        body.shown.extend(range(line, line + n))
+        body.next_line = line + n if line + n <= self.last else None
+
+    def _head_tail(self, body: _Body, budget: int) -> bool:
+        """Head and tail of the whole file; False when they cannot both hold a whole line."""
+        head_raws, giant = self.lf.read_forward(1, self.last, self.byte_cap // 2)
+        if giant:
+            return False
+        head_items = self._numbered(1, head_raws, body)
+        h = fit_count(head_items, budget // 2, self.byte_cap // 2)
+        if h == 0:
+            return False
+        head = head_items[:h]
+        used = count_tokens("\n".join(head))
+        used_bytes = len("\n".join(head).encode())
+        tail_raws = self.lf.read_backward(self.last, self.byte_cap - used_bytes, floor=h + 1)
+        if not tail_raws:
+            return False
+        tail_first = self.last - len(tail_raws) + 1
+        tail_items = self._numbered(tail_first, tail_raws, body)
+        t = fit_count(tail_items[::-1], budget - used - 1, self.byte_cap - used_bytes)
+        if t == 0:
+            return False
+        tail = tail_items[len(tail_items) - t :]
+        gap_first, gap_last = h + 1, self.last - t
+        if gap_first > gap_last:  # nothing in between after all
+            body.parts = head + tail
+            body.shown = list(range(1, self.last + 1))
+            return True
+        n_gap = gap_last - gap_first + 1
+        gap_bytes = self.lf.span_bytes(gap_first, gap_last)
+        body.parts = [
+            *head,
+            f"[… lines {gap_first:,}-{gap_last:,} omitted ({plural(n_gap, 'line')}, {human_size(gap_bytes)}) …]",
+            *tail,
+        ]
+        body.shown = [*range(1, h + 1), *range(gap_last + 1, self.last + 1)]
+        body.head_tail = (gap_first, gap_last)
+        body.next_line = gap_first
+        body.end_bound = gap_last
+        return True
+
+    # -- assembly ---------------------------------------------------------------------------
+
+    def body(self, budget: int) -> _Body:
+        body = _Body()
+        if self.start_char:
+            self._partial(body, self.first, self.start_char, budget, self.byte_cap)
+        elif self.is_first_view:
+            raws, giant = self.lf.read_forward(1, self.last, self.byte_cap)
+            if not giant and len(raws) == self.last:
+                items = self._numbered(1, raws, body)
+                if fit_count(items, budget, self.byte_cap) == len(items):
+                    body.parts = items
+                    body.shown = list(range(1, self.last + 1))
+                    return body
+            body = _Body()
+            if not self._head_tail(body, budget):
+                body = _Body()
+                self._forward(body, 1, budget, self.byte_cap)
+        else:
+            self._forward(body, self.first, budget, self.byte_cap)
+        if body.next_line is not None and body.end_bound is None and self.end_line is not None:
+            body.end_bound = self.last
+        return body
+
+
+def render_view(
+    lf: LineFile,
+    subject: Subject,
+    *,
+    start_line: int,
+    end_line: int | None,
+    start_char: int,
+    revision: str | None,
+    budget: int,
+    explicit_budget: int | None,
+    extra_meta: dict[str, Any] | None = None,
+) -> ToolResult:
+    """The view of ``lf`` for one call; see the module docstring."""
+    check_range(start_line, end_line, start_char)
+    total = lf.total_lines
+    rev = lf.revision
+    label = subject.label
+    notices: list[str] = []
+    changed = revision is not None and revision != rev
+    if changed:
+        notices.append(
+            f"[changed: {label} is now revision {rev}, not {revision} as asked; this view is cut from "
+            f"revision {rev} — do not join it with text read from {revision}]"
+        )
+    meta: dict[str, Any] = {"total_lines": total, "size": lf.size, **(extra_meta or {})}
+    if changed:
+        meta["revision_changed"] = {"asked": revision, "now": rev}
+
+    def cont_for(line: int, end: int | None, char: int) -> dict[str, Any]:
+        args: dict[str, Any] = dict(subject.key)
+        args["start_line"] = line
+        if end is not None:
+            args["end_line"] = end
+        if char:
+            args["start_char"] = char
+        if subject.takes_revision:
+            args["revision"] = rev
+        return continuation(subject.tool, **args, budget=explicit_budget)
+
+    if total == 0:
+        text = "\n".join([*notices, f"[{label}: empty (0 bytes)]"])
+        return ToolResult(
+            text=text,
+            complete=True,
+            source=subject.source,
+            revision=rev,
+            meta={**meta, "shown": [], "omitted": []},
+        )
+    if start_line > total:
+        if not changed:
+            raise InvalidArgument(f"start_line {start_line:,} is past the end: {label} has {plural(total, 'line')}")
+        cont = cont_for(1, None, 0)
+        notices.append(
+            f"[line {start_line:,} is past the end of the current version ({plural(total, 'line')}); "
+            f"start again: {call_text(cont)}]"
+        )
+        return ToolResult(
+            text="\n".join(notices),
+            complete=False,
+            continuation=cont,
+            source=subject.source,
+            revision=rev,
+            meta={**meta, "shown": [], "omitted": [[1, total]]},
+        )
+
+    last = min(end_line, total) if end_line is not None else total
+    is_first_view = start_line == 1 and end_line is None and start_char == 0
+    view = _View(lf, subject, start_line, last, end_line, start_char, is_first_view)
+    body_budget = budget
+    for _ in range(6):
+        body = view.body(max(1, body_budget))
+        text, cont = _assemble(lf, subject, body, notices, start_line, last, total, rev, cont_for)
+        if (within(text, budget + NOTICE_TOKENS) and len(text.encode()) <= HARD_CAP_BYTES) or body_budget <= 1:
+            break
+        over = count_tokens(text) - (budget + NOTICE_TOKENS)
+        body_budget -= max(over, 1) + 2
+    meta["shown"] = ranges(body.shown)
+    omitted: list[int] = []
+    if body.head_tail:
+        omitted = [body.head_tail[0], body.head_tail[1]]
+    elif body.next_line is not None:
+        omitted = [body.next_line, body.end_bound if body.end_bound is not None else last]
+    meta["omitted"] = [omitted] if omitted else []
+    if body.partial_line is not None:
+        meta["partial_line"] = body.partial_line
+        meta["next_char"] = body.next_char
+    if body.replaced:
+        meta["invalid_utf8_replaced"] = True
+    meta["final_newline"] = lf.index.final_newline
+    return ToolResult(
+        text=text,
+        complete=cont is None,
+        continuation=cont,
+        source=subject.source,
+        revision=rev,
+        meta=meta,
+    )
+
+
+def _assemble(
+    lf: LineFile,
+    subject: Subject,
+    body: _Body,
+    notices: list[str],
+    start_line: int,
+    last: int,
+    total: int,
+    rev: str,
+    cont_for: Any,
+) -> tuple[str, dict[str, Any] | None]:
+    label = subject.label
+    cont = None
+    if body.next_line is not None:
+        cont = cont_for(body.next_line, body.end_bound, body.next_char)
+    flags = " · invalid UTF-8 replaced with U+FFFD" if body.replaced else ""
+    whole = cont is None and body.shown and body.shown[0] == 1 and body.shown[-1] == total and not body.partial_line
+    out = list(notices)
+    if whole and start_line == 1 and not body.describe:
+        if flags:
+            out.append(f"[{label}{flags}]")
+        out.extend(body.parts)
+        return "\n".join(out), None
+    rev_text = f" · revision {rev}" if subject.takes_revision else ""
+    if body.head_tail:
+        h_last = body.head_tail[0] - 1
+        t_first = body.head_tail[1] + 1
+        out.append(
+            f"[{label} · {plural(total, 'line')} · {human_size(lf.size)}{rev_text} · showing lines "
+            f"1-{h_last:,} and {t_first:,}-{last:,}{flags}]"
+        )
+    else:
+        shown = ranges(body.shown)
+        what = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in shown)
+        extra = f" · {body.describe}" if body.describe else ""
+        noun = "line" if len(shown) == 1 and shown[0][0] == shown[0][1] else "lines"
+        out.append(f"[{label} · {noun} {what} of {total:,} · {human_size(lf.size)}{rev_text}{extra}{flags}]")
+    out.extend(body.parts)
+    if cont is None:
+        out.append(f"[end of {'file' if subject.tool == 'read_file' else 'saved result'} range: line {last:,}]")
+        return "\n".join(out), None
+    if body.head_tail:
+        out.append(f"[to read the omitted lines: {call_text(cont)}]")
+    elif body.partial_line is not None:
+        rest = lf.line_end(body.partial_line) - lf.offset(body.partial_line)
+        out.append(f"[line {body.partial_line:,} continues ({human_size(rest)} in all); next: {call_text(cont)}]")
+    else:
+        end = body.end_bound if body.end_bound is not None else last
+        n = end - body.next_line + 1
+        size = lf.span_bytes(body.next_line, end)
+        out.append(
+            f"[lines {body.next_line:,}-{end:,} not shown yet ({plural(n, 'line')}, {human_size(size)}); "
+            f"next: {call_text(cont)}]"
+        )
+    return "\n".join(out), cont
