@@ -1,7 +1,8 @@
 """The package's folders are its architecture: imports point down only, never sideways between tools.
 
 Layers, top to bottom: the faces (``cli``, then ``mcp``), ``toolset``, the tools (``files``, ``dirs``,
-``commands``, ``external``, ``conversations``), the shared engines (``views``, ``logs``), and ``core``.
+``commands``, ``external``, ``conversations``), the views of command output and logs (``logs``), the
+view engine (``views``), and ``core``.
 A module may import its own folder and any folder on a lower layer; a tool never imports another
 tool's folder (a shared piece moves down instead). The root ``wuu_tools`` package is the public face:
 it loads only ``core`` eagerly, so importing it (for ``__version__``) counts as importing ``core``.
@@ -15,16 +16,16 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "wuu_tools"
 
 LAYERS: dict[str, int] = {
-    "cli": 6,
-    "mcp": 5,
-    "toolset": 4,
-    "files": 3,
-    "dirs": 3,
-    "commands": 3,
-    "external": 3,
-    "conversations": 3,
+    "cli": 7,
+    "mcp": 6,
+    "toolset": 5,
+    "files": 4,
+    "dirs": 4,
+    "commands": 4,
+    "external": 4,
+    "conversations": 4,
+    "logs": 3,
     "views": 2,
-    "logs": 2,
     "core": 1,
 }
 
