@@ -127,7 +127,7 @@ def test_terminal_tree_keeps_complete_paths(tmp_path: Path, monkeypatch: pytest.
     out = console.export_text()
     assert out.splitlines()[0] == result.text.split("\n")[0]
     assert out.rstrip().endswith(result.text.split("\n")[-1])
-    assert "src/  (2 entries)" in out.splitlines()
+    assert "src/  (2 entries, all still to come)" in out.splitlines()
     (root / "we ird\nname").write_text("")
     full = Console(record=True, width=100, force_terminal=True, soft_wrap=True)
     render_tree(list_dir(str(root), depth=3), full)
@@ -135,3 +135,24 @@ def test_terminal_tree_keeps_complete_paths(tmp_path: Path, monkeypatch: pytest.
     assert "│   ├── src/util/helpers.py  (14 B)" in lines
     assert "└── src/main.py  (12 B)" in lines
     assert '"we ird\\nname"  (0 B)' in lines
+
+
+def test_a_cut_directory_is_named_once_with_what_is_still_to_come(tmp_path: Path) -> None:
+    for n in range(42):
+        (tmp_path / "tests" / f"test_{n:02d}.py").parent.mkdir(exist_ok=True)
+        (tmp_path / "tests" / f"test_{n:02d}.py").write_text("x = 1\n")
+    for n in range(30):
+        (tmp_path / "src" / f"mod_{n:02d}.py").parent.mkdir(exist_ok=True)
+        (tmp_path / "src" / f"mod_{n:02d}.py").write_text("y = 2\n")
+    r = wuu("ls", ".", "--budget", "150", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    for name in ("src/", "tests/"):
+        naming = [line for line in lines if name in line and not line.startswith(f"{name}mod_")]
+        naming = [line for line in naming if not line.startswith((f"{name}test_", f"{name}mod_", "[next:"))]
+        assert len(naming) == 1, (name, naming)
+    shown_src = sum(line.startswith("src/mod_") for line in lines)
+    assert 0 < shown_src < 30, r.stdout
+    assert f"src/  (30 entries, {30 - shown_src:,} still to come)" in lines
+    assert "tests/  (42 entries, all still to come)" in lines
+    assert not any(line.startswith("… src/") or line.startswith("… tests/") for line in lines)

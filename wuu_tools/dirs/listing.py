@@ -59,7 +59,7 @@ T = TypeVar("T")
 MAX_DEPTH = 64
 _NOTE_BYTES = 4096  # room kept for the notice lines within the hard cap
 _CAP = HARD_CAP_BYTES - _NOTE_BYTES  # bytes for entry lines
-_SUMMARY_SHARE = 0.2  # of the budget, at most, for "…: N more entries" lines of a first view
+_SUMMARY_SHARE = 0.2  # of the budget, at most, kept for the notes of a cut first view
 
 
 def list_dir(
@@ -209,29 +209,23 @@ def _first_view(ctx: _Ctx, revision: str | None) -> ToolResult:
         shown = entries[:n]
         rev = _revision(shown)
         notices = [_changed_first(ctx, revision, rev)] if revision is not None and revision != rev else []
-        summary, more = _summaries(root.children, shown)
+        more = _still_to_come(root.children, shown)
+        marked, marks = _mark_cut(shown, lines[:n], more)
+        top = more.get("", 0)
+        tail = [f"… (top level): {top:,} more {'entry' if top == 1 else 'entries'}"] if top else []
         used = _bound(fit, lines, n)
-        sfit = LineFit(max(0, ctx.limit - used - 1), max(0, HARD_CAP_BYTES - fit.bytes - _NOTE_BYTES))
-        k = 0
-        while k < len(summary) and sfit.offer(summary[k]):
-            k += 1
-        tail = summary[:k]
-        if k < len(summary):
-            rest = sum(c for _, c in more[k:])
-            dirs = f"and {len(summary) - k:,} more" if k else f"{len(summary):,}"
-            tail.append(f"… {dirs} directories with {rest:,} more entries")
         cur = Cursor(ctx.binding, rev, n, shown[-1].rel)
         cont = ctx.next_call(cur)
-        total_known = n + sum(c for _, c in more)
+        total_known = n + sum(more.values())
         header = (
             f"[{ctx.label()} · depth {ctx.depth} · entries 1-{n:,} of at least {total_known:,}, "
             f"breadth-first · revision {rev}]"
         )
         depth_note = _depth_note(ctx, shown)
         nxt = f"[next: {call_text(cont)}]"
-        text = "\n".join([*notices, header, *lines[:n], *tail, *depth_note, nxt])
-        notes = [*notices, header, *tail[k:], *depth_note, nxt]
-        if (_fits(notes, used + sfit.tokens + 1, ctx.limit) and _small(text)) or n == 1:
+        text = "\n".join([*notices, header, *marked, *tail, *depth_note, nxt])
+        notes = [*notices, header, *tail, *depth_note, nxt]
+        if (_fits(notes, used + marks, ctx.limit) and _small(text)) or n == 1:
             break
         n -= max(1, n // 20)
     return ToolResult(
@@ -257,20 +251,35 @@ def _changed_first(ctx: _Ctx, asked: str, now: str) -> str:
     )
 
 
-def _summaries(top: list[Entry], shown: list[Entry]) -> tuple[list[str], list[tuple[str, int]]]:
-    """``…: N more entries`` per directory whose entries are not all shown, in listing order."""
+def _still_to_come(top: list[Entry], shown: list[Entry]) -> dict[str, int]:
+    """Entries still to come per directory whose entries are not all shown ("" the top level), in listing order."""
     seen = Counter(e.parent for e in shown)
-    more: list[tuple[str, int]] = []
+    more: dict[str, int] = {}
     if seen[""] < len(top):
-        more.append(("", len(top) - seen[""]))
+        more[""] = len(top) - seen[""]
     for e in shown:
         if e.expanded and e.count and e.count > seen[e.rel]:
-            more.append((e.rel, e.count - seen[e.rel]))
-    lines = []
-    for rel, count in more:
-        where = f"{display_path(rel)}/" if rel else "(top level)"
-        lines.append(f"… {where}: {count:,} more {'entry' if count == 1 else 'entries'}")
-    return lines, more
+            more[e.rel] = e.count - seen[e.rel]
+    return more
+
+
+def _mark_cut(shown: list[Entry], lines: list[str], more: dict[str, int]) -> tuple[list[str], int]:
+    """``lines`` with each cut directory's own line saying how many of its entries are still to come.
+
+    A cut directory is named once, on its line (``tests/  (42 entries, 30 still to come)``);
+    returns the lines and the tokens the marks add.
+    """
+    marked = list(lines)
+    added = 0
+    for i, e in enumerate(shown):
+        left = more.get(e.rel) if e.rel else None
+        if not left:
+            continue
+        mark = "all still to come" if left == e.count else f"{left:,} still to come"
+        line = marked[i]
+        marked[i] = f"{line[:-1]}, {mark})" if line.endswith(")") else f"{line}  ({mark})"
+        added += count_tokens(f", {mark}")
+    return marked, added
 
 
 def _depth_note(ctx: _Ctx, shown: Iterable[Entry]) -> list[str]:
