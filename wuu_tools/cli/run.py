@@ -5,12 +5,13 @@ The common calls never reach this typer command: :func:`.runfast.run_fast` parse
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
 from .output import run_tool
-from .runfast import TIMEOUT_EXIT, exit_status
+from .runfast import TIMEOUT_EXIT, exit_status, run_target, run_watched
 
 __all__ = ["TIMEOUT_EXIT", "exit_status", "register"]
 
@@ -22,15 +23,23 @@ def register(app: typer.Typer) -> None:
     )
     def run(
         command: Annotated[list[str], typer.Argument(help="The command and its arguments (after --).")],
-        timeout: float = typer.Option(120, "--timeout", "-t", help="Seconds before the process tree is ended."),
+        timeout: float | None = typer.Option(
+            None,
+            "--timeout",
+            "-t",
+            help="Seconds before the process tree is ended (default WUU_TIMEOUT or 120; 0 = no limit).",
+        ),
         cwd: str | None = typer.Option(None, "--cwd", "-C", help="Directory to run in."),
         budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
         shell: bool = typer.Option(False, "--shell", help="Run the arguments, joined by spaces, as a shell line."),
     ) -> None:
-        """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved)."""
-        target: str | list[str] = " ".join(command) if shell else list(command)
-        from ..commands.run import run_command
+        """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved).
 
-        result = run_tool(lambda: run_command(target, cwd=cwd, timeout=timeout, budget=budget), as_json)
+        One argument with spaces or shell syntax (wuu run 'make test') runs as a shell line;
+        after -- the arguments are the exact argv.
+        """
+        exact = len(sys.argv) > len(command) and sys.argv[-len(command) - 1] == "--"
+        target = run_target(list(command), shell, exact, cwd)
+        result = run_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
         raise typer.Exit(exit_status(result))

@@ -18,13 +18,33 @@ from typing import Any, NoReturn
 
 from ..core.result import ToolResult
 
-__all__ = ["TIMEOUT_EXIT", "exit_status", "run_fast"]
+__all__ = ["TIMEOUT_EXIT", "exit_status", "run_fast", "run_target"]
 
 TIMEOUT_EXIT = 124  # as timeout(1)
 _VALUED = {"--timeout": "timeout", "-t": "timeout", "--cwd": "cwd", "-C": "cwd", "--budget": "budget", "-b": "budget"}
 _FLAGS = {"--json": "as_json", "--shell": "shell"}
 _SECONDS = re.compile(r"\d{1,9}(\.\d{1,9})?")
 _WHOLE = re.compile(r"\d{1,9}")
+_SHELL_SYNTAX = re.compile(r"[\s|&;<>()$`\\\"'*?\[#~{=%]")
+
+
+def run_target(command: list[str], shell: bool, exact: bool, cwd: str | None) -> str | list[str]:
+    """What ``wuu run`` runs: a shell line or an exact argv.
+
+    ``--shell`` joins the arguments into a shell line. Without it, a single argument that
+    contains spaces or shell syntax and is not itself an executable path (``wuu run 'make
+    test'``) is a shell line too, as ``run_command("make test")`` is; after ``--`` (``exact``)
+    the arguments are always the argv, as typed.
+    """
+    if shell:
+        return " ".join(command)
+    if exact or len(command) != 1 or not _SHELL_SYNTAX.search(command[0]):
+        return list(command)
+    word = command[0]
+    path = os.path.join(cwd or "", os.path.expanduser(word))
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return list(command)
+    return word
 
 
 def exit_status(result: ToolResult) -> int:
@@ -44,11 +64,13 @@ def exit_status(result: ToolResult) -> int:
 
 def _parse(args: list[str]) -> dict[str, Any] | None:
     """The options and command of ``wuu run ARGS``, or None when the typer command must parse them."""
-    opts: dict[str, Any] = {"timeout": 120.0, "cwd": None, "budget": None, "as_json": False, "shell": False}
+    opts: dict[str, Any] = {"timeout": None, "cwd": None, "budget": None, "as_json": False, "shell": False}
+    opts["exact"] = False
     i = 0
     while i < len(args):
         arg = args[i]
         if arg == "--":
+            opts["exact"] = True
             i += 1
             break
         if not arg.startswith("-") or arg == "-":  # the command's first word: the rest is the command's
@@ -76,6 +98,15 @@ def _parse(args: list[str]) -> dict[str, Any] | None:
     return opts
 
 
+def run_watched(target: str | list[str], cwd: str | None, timeout: float | None, budget: int | None) -> ToolResult:
+    """``run_command`` with a live status on stderr while it runs (when stderr is a terminal)."""
+    from ..commands.run import run_command
+    from .status import live_status
+
+    with live_status():
+        return run_command(target, cwd=cwd, timeout=timeout, budget=budget)
+
+
 def _leave(code: int, message: str | None = None) -> NoReturn:
     if message is not None:
         print(message, file=sys.stderr)
@@ -90,15 +121,12 @@ def run_fast(args: list[str]) -> None:
     opts = _parse(args)
     if opts is None:
         return
-    from ..commands.run import run_command
     from .output import call_tool
 
-    command: list[str] = opts["command"]
-    target: str | list[str] = " ".join(command) if opts["shell"] else command
+    target = run_target(opts["command"], opts["shell"], opts["exact"], opts["cwd"])
     try:
         result, code = call_tool(
-            lambda: run_command(target, cwd=opts["cwd"], timeout=opts["timeout"], budget=opts["budget"]),
-            opts["as_json"],
+            lambda: run_watched(target, opts["cwd"], opts["timeout"], opts["budget"]), opts["as_json"]
         )
     except KeyboardInterrupt:
         _leave(1, "\nAborted!")

@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, resolve_budget
-from ..core.env import env_int
+from ..core.env import env_float, env_int
 from ..core.errors import InvalidArgument, NotAFile, SourceNotFound
 from ..core.result import ToolResult
 from ..core.store import current_store
@@ -42,9 +42,10 @@ from ..core.text import clean_terminal, human_size, plural
 from .procs import TOKEN_ENV, end_tree, find_tree, new_token
 from .sink import LogSink
 
-__all__ = ["DEFAULT_LOG_MAX_BYTES", "run_command"]
+__all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "resolve_timeout", "run_command"]
 
 DEFAULT_LOG_MAX_BYTES = 512 << 20
+DEFAULT_TIMEOUT_S = 120.0
 MIN_LOG_MAX_BYTES = 4096
 MAX_TIMEOUT_S = 7 * 24 * 3600
 READ_SIZE = 1 << 20
@@ -72,7 +73,20 @@ def _log_max_bytes() -> int:
     return env_int("WUU_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, minimum=MIN_LOG_MAX_BYTES, unit="bytes")
 
 
-def _check(command: Any, cwd: Any, timeout: Any) -> list[str]:
+def resolve_timeout(timeout: float | None) -> float:
+    """The time limit in seconds: ``timeout``, else ``WUU_TIMEOUT``, else 120; 0 means none (``inf``)."""
+    if timeout is None:
+        timeout = env_float("WUU_TIMEOUT", DEFAULT_TIMEOUT_S, unit="seconds")
+        if timeout > MAX_TIMEOUT_S:
+            raise InvalidArgument(f"WUU_TIMEOUT must be at most {MAX_TIMEOUT_S} seconds (0 = no limit)")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= MAX_TIMEOUT_S:
+        raise InvalidArgument(
+            f"timeout must be a number of seconds between 0 (no limit) and {MAX_TIMEOUT_S}, not {timeout!r}"
+        )
+    return float(timeout) if timeout else float("inf")
+
+
+def _check(command: Any, cwd: Any) -> list[str]:
     if isinstance(command, str):
         if not command.strip():
             raise InvalidArgument("command must not be empty")
@@ -82,8 +96,6 @@ def _check(command: Any, cwd: Any, timeout: Any) -> list[str]:
         argv = list(command)
     else:
         raise InvalidArgument(f"command must be a shell string or a non-empty list of strings, not {command!r}")
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT_S:
-        raise InvalidArgument(f"timeout must be a number of seconds between 0 and {MAX_TIMEOUT_S}, not {timeout!r}")
     if cwd is not None:
         if not isinstance(cwd, str) or not cwd:
             raise InvalidArgument(f"cwd must be a directory path, not {cwd!r}")
@@ -191,7 +203,7 @@ def _pump(
     left = 0
     if not timed_out:
         try:
-            proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
+            proc.wait(timeout=None if deadline == float("inf") else max(deadline - time.monotonic(), 0.0))
         except subprocess.TimeoutExpired:
             timed_out = True
             ended = end_tree(proc, token)
@@ -202,7 +214,7 @@ def _pump(
 def run_command(
     command: str | list[str],
     cwd: str | None = None,
-    timeout: float = 120,
+    timeout: float | None = None,
     budget: int | None = None,
 ) -> ToolResult:
     """Run a command and show its verdict and error evidence first; the whole log is saved.
@@ -214,14 +226,16 @@ def run_command(
     Args:
         command: A shell command line (run by bash, else sh), or an argv list run directly.
         cwd: Directory to run in; defaults to the current directory.
-        timeout: Seconds before the command and every process it started are ended.
+        timeout: Seconds before the command and every process it started are ended; defaults to
+            WUU_TIMEOUT or 120; 0 means no limit.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
 
     Returns:
         The view as a ToolResult; ``meta`` has exit_code, timed_out, signal, duration_s,
         total_lines, shown and omitted.
     """
-    argv = _check(command, cwd, timeout)
+    argv = _check(command, cwd)
+    limit = resolve_timeout(timeout)
     resolved = resolve_budget(budget)
     max_bytes = _log_max_bytes()
     sink = LogSink(current_store(), max_bytes)
@@ -242,7 +256,7 @@ def run_command(
             # loaded when the command pauses (CPU to spare), so a heavy output is not read
             # slower, or else beside the end of the log being written.
             warm = threading.Thread(target=_warm_up, daemon=True)
-            timed_out, ended, left = _pump(proc, sink, started + timeout, token, warm.start)
+            timed_out, ended, left = _pump(proc, sink, started + limit, token, warm.start)
             if warm.ident is None:
                 warm.start()
             exit_code = proc.returncode
@@ -279,7 +293,7 @@ def run_command(
     run_meta.update(output_bytes=sink.size, stderr_lines=sink.stderr)
     if sink.dropped_bytes:
         run_meta["dropped_bytes"] = sink.dropped_bytes
-    verdict = _verdict(run_meta, timeout, sink, ref)
+    verdict = _verdict(run_meta, limit, sink, ref)
     if ref is None:
         return _unsaved(verdict, sink, run_meta)
     from ..logs.view import project_log
@@ -297,7 +311,11 @@ def _warm_up() -> None:
 def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, ref: str | None) -> str:
     parts = []
     if meta["timed_out"]:
-        parts.append(f"timed out after {timeout:g} s: {plural(meta['processes_ended'], 'process', 'processes')} ended")
+        ended = plural(meta["processes_ended"], "process", "processes")
+        parts.append(
+            f"timed out after {timeout:g} s: {ended} ended; for more time pass timeout=SECONDS "
+            "(wuu run --timeout S, or WUU_TIMEOUT; 0 = no limit)"
+        )
     if meta["signal"]:
         parts.append(f"killed by {meta['signal']}")
     elif meta["exit_code"] is not None:

@@ -23,6 +23,9 @@ import errno
 import os
 import tempfile
 from array import array
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +34,9 @@ from ..core.errors import StoreError
 from ..core.lineindex import DISK_CACHE_MIN, prime_index
 from ..core.lines import CHUNK
 from ..core.store import Store, StoreWriter
-from ..core.text import human_size
+from ..core.text import clean_terminal, human_size
 
-__all__ = ["LogSink", "prime_line_index"]
+__all__ = ["LogSink", "prime_line_index", "watch"]
 
 READ_SIZE = 1 << 20
 PENDING_MAX = 64 << 10  # a partial line longer than this is written without waiting for its newline
@@ -44,6 +47,23 @@ _PWRITEV = hasattr(os, "pwritev")
 _SPLICE = hasattr(os, "splice")  # Linux: pipe to file in the kernel
 
 Bytes = bytes | bytearray
+
+_watcher: ContextVar[Callable[[LogSink], None] | None] = ContextVar("wuu_log_watcher", default=None)
+
+
+@contextmanager
+def watch(callback: Callable[[LogSink], None]) -> Iterator[None]:
+    """Hand every :class:`LogSink` opened in this context to ``callback`` as its command starts.
+
+    This is the progress hook of a live status (``wuu run`` at a terminal): the watcher reads
+    :attr:`LogSink.size`, :attr:`LogSink.newlines` and :meth:`LogSink.recent_line` from its own
+    thread, so the reading loop does no more work for it than keep a reference to its last read.
+    """
+    token = _watcher.set(callback)
+    try:
+        yield
+    finally:
+        _watcher.reset(token)
 
 
 class LogSink:
@@ -87,6 +107,21 @@ class LogSink:
         self.saved_newlines = 0
         self.marks = array("q", [0])
         self.dropped_bytes = 0
+        self.last: tuple[Bytes, int] = (b"", 0)  # the latest read and its length, for a live status
+        watcher = _watcher.get()
+        if watcher is not None:
+            watcher(self)
+
+    def recent_line(self) -> str:
+        """The last line of output read so far, as a person saw it (a best effort, for a status line).
+
+        Safe to call from another thread: the reading loop may refill its buffer meanwhile, and
+        then the line shown is a mix of two reads, never an error.
+        """
+        data, end = self.last
+        chunk = bytes(data[max(0, end - 2048) : end]).rstrip(b"\r\n")
+        line = clean_terminal(chunk[chunk.rfind(b"\n") + 1 :].decode("utf-8", "replace"))
+        return "".join(c if c.isprintable() else " " for c in line).strip()
 
     @property
     def saved_lines(self) -> int:
@@ -99,6 +134,7 @@ class LogSink:
         """Take ``data[:end]``, read from ``stream`` (1 stdout, 2 stderr); ``data`` may be reused after the call."""
         if end is None:
             end = len(data)
+        self.last = (data, end)
         if self.open is not None and end and not self._close_open_line(stream, bytes(data[:end])):
             return
         pend = self.pending[stream]

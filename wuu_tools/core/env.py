@@ -10,7 +10,7 @@ import os
 
 from .errors import InvalidArgument
 
-__all__ = ["env_int"]
+__all__ = ["env_float", "env_int"]
 
 
 def env_int(name: str, default: int, minimum: int = 0, unit: str = "") -> int:
@@ -25,4 +25,19 @@ def env_int(name: str, default: int, minimum: int = 0, unit: str = "") -> int:
         raise InvalidArgument(f"{name}={raw!r} is not a whole number{what}") from None
     if value < minimum:
         raise InvalidArgument(f"{name} must be at least {minimum:,}{what}, not {value:,}")
+    return value
+
+
+def env_float(name: str, default: float, minimum: float = 0, unit: str = "") -> float:
+    """The number in ``$name``, ``default`` when unset or blank; a malformed value is an error."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    what = f" {unit}" if unit else ""
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidArgument(f"{name}={raw!r} is not a number{what}") from None
+    if not value >= minimum:  # NaN too
+        raise InvalidArgument(f"{name} must be at least {minimum:g}{what}, not {raw}")
     return value
