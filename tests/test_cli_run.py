@@ -104,7 +104,7 @@ def test_live_status_on_a_terminal_stays_out_of_stdout_and_the_log() -> None:
     code, out, terminal = _on_a_pty(["run", "--json", SLOW], columns=60)
     assert code == 0
     drawn = [d for d in terminal.decode().split("\r\x1b[2K") if d]
-    assert len(drawn) >= 5, terminal  # redrawn while the command ran (2.5 s, every 0.1 s after 0.3 s)
+    assert len(drawn) >= 5, terminal  # redrawn while the command ran (2.5 s, every 0.1 s after 0.5 s)
     assert all(d.startswith("wuu run · ") and len(d) <= 59 for d in drawn), drawn  # cut to the width
     assert any(re.search(r" s · \d+ lines · \d+ B · step \d+ of a", d) for d in drawn), drawn
     assert terminal.endswith(b"\r\x1b[2K"), terminal[-80:]  # erased before the view
@@ -121,9 +121,10 @@ def test_no_live_status_without_a_terminal() -> None:
     assert "wuu run ·" not in r.stdout
 
 
-def test_a_quick_command_draws_no_status() -> None:
-    code, _, terminal = _on_a_pty(["run", "echo quick"], columns=80)
-    assert code == 0 and terminal == b""
+def test_a_quick_command_leaves_the_terminal_clean() -> None:
+    code, out, terminal = _on_a_pty(["run", "echo quick"], columns=80)
+    assert code == 0 and "\tquick" in out
+    assert terminal == b"" or terminal.endswith(b"\r\x1b[2K")  # usually nothing; on a loaded machine, erased
 
 
 def test_interrupted_run_erases_its_status() -> None:

@@ -7,10 +7,10 @@ terminal's width, and erases it before the view is printed. It reads the
 :func:`~wuu_tools.commands.sink.watch` hook, so the reading loop does no extra work. Nothing of
 it goes to stdout, into a pipe or into the saved log; with stderr not a terminal it does nothing.
 
->>> status_text(12.34, 1204, 57_446, "compiling unit 33", 60)
+>>> status_text(12.34, 1204, 57_446, "compiling unit 33", 80)
 'wuu run · 12.3 s · 1,204 lines · 56.1 KiB · compiling unit 33'
 >>> status_text(3.0, 1, 10, "x" * 80, 40)
-'wuu run · 3.0 s · 1 line · 10 B · xxxxx…'
+'wuu run · 3.0 s · 1 line · 10 B · xxxx…'
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..core.text import human_size, plural
 
 __all__ = ["live_status", "status_text"]
 
-DELAY_S = 0.3  # a command that ends sooner shows no status at all
+DELAY_S = 0.5  # a command that ends sooner shows no status at all
 REDRAW_S = 0.1
 ERASE = "\r\x1b[2K"
 
@@ -63,6 +63,8 @@ class _Status:
             return
         while not self.stop.is_set():
             sink = self.sink
+            if sink is not None and sink.finished:  # the command ended: the view comes next
+                break
             if sink is not None:
                 width = shutil.get_terminal_size((80, 24)).columns
                 with suppress(OSError):
@@ -78,6 +80,9 @@ class _Status:
                 self._write(ERASE + line)
                 self.drawn = True
             self.stop.wait(REDRAW_S)
+        if self.drawn:  # erased as soon as the command ends, before the view is made
+            self._write(ERASE)
+            self.drawn = False
 
     def _write(self, text: str) -> None:
         with suppress(OSError):
@@ -89,6 +94,7 @@ class _Status:
             self.thread.join()
         if self.drawn:
             self._write(ERASE)
+            self.drawn = False
 
 
 def _stderr_tty() -> int | None:

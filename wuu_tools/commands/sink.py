@@ -108,6 +108,7 @@ class LogSink:
         self.marks = array("q", [0])
         self.dropped_bytes = 0
         self.last: tuple[Bytes, int] = (b"", 0)  # the latest read and its length, for a live status
+        self.finished = False  # the command ended and the log is being closed
         watcher = _watcher.get()
         if watcher is not None:
             watcher(self)
@@ -348,6 +349,7 @@ class LogSink:
 
     def finish(self, meta: dict[str, Any]) -> str | None:
         """Close the log and return its reference (None when the store failed)."""
+        self.finished = True
         self.flush()
         if self.writer is None:
             return None
