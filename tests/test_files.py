@@ -226,3 +226,19 @@ def test_large_file_index_is_cached_on_disk(tmp_path: Path, store_dir: Path) -> 
     mid = read_file(str(f), start_line=300_000, end_line=300_002)
     assert body(mid.text) == {n: f"{n - 1:08d} some ordinary log output" for n in range(300_000, 300_003)}
     assert r.meta["total_lines"] == 400_000
+
+
+def test_an_image_file_comes_as_an_attachment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import base64
+
+    gif = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00"
+    gif += b"\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
+    (tmp_path / "dot.gif").write_bytes(gif)
+    r = read_file(str(tmp_path / "dot.gif"))
+    assert r.complete and "GIF image (image/gif)" in r.text and "attached" in r.text
+    assert r.attachments == ({"type": "image", "mime_type": "image/gif", "data": base64.b64encode(gif).decode()},)
+    monkeypatch.setenv("WUU_MEDIA_MAX_BYTES", "10")
+    big = read_file(str(tmp_path / "dot.gif"))
+    assert big.attachments == () and "over WUU_MEDIA_MAX_BYTES, not attached" in big.text
+    (tmp_path / "a.zip").write_bytes(b"PK\x03\x04" + b"\x00" * 40)
+    assert read_file(str(tmp_path / "a.zip")).attachments == ()

@@ -6,14 +6,18 @@ named and described, and invoking the framework's tool must return the projectio
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import importlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from wuu_tools import Toolset
+from wuu_tools.toolset.schema import tool_spec
 from wuu_tools.toolset.toolset import TOOLS
 
 
@@ -95,3 +99,57 @@ def test_mcp_server_add_tool(toolset: Toolset) -> None:
     for tool in listed:
         _described(tool.input_schema["properties"], toolset, tool.name)
     assert text == toolset.call("read_file", {"path": "big.txt"}).text
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _readme_registration(framework: str) -> str:
+    """The README's one-line registration of the functions in ``framework`` (an expression)."""
+    match = re.search(rf"^# {re.escape(framework)}:\s+(\[.*\])\s*$", README.read_text(encoding="utf-8"), re.M)
+    assert match, f"README.md shows how to register the functions in {framework}"
+    return match.group(1)
+
+
+def test_langchain_as_the_readme_registers_it_has_no_args_block(toolset: Toolset) -> None:
+    langchain_core = pytest.importorskip("langchain_core", reason="langchain-core (a test dependency) is missing")
+    importlib.import_module("langchain_core.tools")
+    functions = toolset.functions()
+    tools = eval(_readme_registration("LangChain"), {"langchain_core": langchain_core, "functions": functions})
+    assert [t.name for t in tools] == list(toolset.tools)
+    for tool in tools:
+        assert "Args:" not in tool.description and "Returns:" not in tool.description, tool.description
+        assert tool.description.split() == toolset.description(tool.name).split()  # its paragraphs joined
+        _described(tool.tool_call_schema.model_json_schema()["properties"], toolset, tool.name)
+    assert tools[0].invoke({"path": "big.txt"}) == toolset.call("read_file", {"path": "big.txt"}).text
+
+
+def test_smolagents_tools_export_with_to_dict(toolset: Toolset) -> None:
+    smolagents = pytest.importorskip("smolagents", reason="smolagents (a test dependency) is not installed")
+    tools = eval(_readme_registration("smolagents"), {"smolagents": smolagents, "functions": toolset.functions()})
+    for tool in tools:
+        exported = tool.to_dict()  # raised "Name '_call' is undefined" when the body used a closure
+        code = exported["code"]
+        ast.parse(code)
+        assert f"root={str(toolset.root)!r}" in code and "budget=200" in code
+        assert "wuu_tools" in exported["requirements"]
+        assert set(tool.inputs) == {p.name for p in toolset.spec(tool.name).params}
+    read = next(t for t in tools if t.name == "read_file")
+    assert read(path="big.txt") == toolset.call("read_file", {"path": "big.txt"}).text
+    run = next(t for t in tools if t.name == "run_command")
+    assert "row 1" in run(command="head -1 big.txt")  # cwd defaults to the toolset's root
+
+
+def test_path_arguments_are_described_against_the_root(toolset: Toolset) -> None:
+    from wuu_tools import run_command
+
+    cwd = next(p for p in toolset.spec("run_command").params if p.name == "cwd")
+    assert "root" in cwd.description and "current directory" not in cwd.description
+    direct = tool_spec(run_command)  # the Python function itself: the current directory, which is true there
+    assert "current directory" in next(p for p in direct.params if p.name == "cwd").description
+    for schema in toolset.schemas("mcp"):
+        for name, prop in schema["inputSchema"]["properties"].items():
+            if name in ("path", "cwd"):
+                assert "workspace root" in prop["description"], (schema["name"], name)
+    ran = toolset.call("run_command", {"command": "pwd"})
+    assert str(toolset.root) in ran.text

@@ -148,3 +148,45 @@ def test_result_conversion_keeps_media_after_the_text() -> None:
     wire = converted.model_dump(by_alias=True, mode="json", exclude_none=True)
     assert "structuredContent" not in wire
     assert to_mcp_result(ToolResult.from_error(__import__("wuu_tools").SourceNotFound("x"))).is_error
+
+
+def _png(width: int, height: int) -> bytes:
+    """A real PNG file (grey pixels), built with zlib."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def test_read_file_of_an_image_is_an_image_block(root: Path) -> None:
+    import base64
+
+    png = _png(4, 3)
+    (root / "shot.png").write_bytes(png)
+
+    async def body(client: Client) -> types.CallToolResult:
+        return await client.call_tool("read_file", {"path": "shot.png"})
+
+    result = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
+    assert not result.is_error
+    text, image = result.content
+    assert isinstance(text, types.TextContent) and "PNG image" in text.text and "attached" in text.text
+    assert isinstance(image, types.ImageContent) and image.mime_type == "image/png"
+    assert base64.b64decode(image.data) == png
+
+
+def test_unknown_tool_names_only_the_listed_tools(root: Path) -> None:
+    async def body(client: Client) -> tuple[list[types.Tool], types.CallToolResult]:
+        return (await client.list_tools()).tools, await client.call_tool("read_fil", {"path": "big.py"})
+
+    tools, result = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
+    assert result.is_error
+    message = result.content[0].text
+    listed = ", ".join(t.name for t in tools)
+    assert message == f"error: unknown tool 'read_fil'; valid tools: {listed}"
+    assert "project_result" not in message

@@ -42,8 +42,7 @@ def test_unknown_tool_names_the_valid_ones(root: Path) -> None:
     result = Toolset(root).call("read_fil", {"path": "a"})
     assert result.is_error and result.complete
     assert result.text == (
-        "error: unknown tool 'read_fil'; valid tools: read_file, list_dir, run_command, "
-        "read_conversation, read_saved, project_result"
+        "error: unknown tool 'read_fil'; valid tools: read_file, list_dir, run_command, read_conversation, read_saved"
     )
     with pytest.raises(InvalidArgument, match="unknown tool 'nope'; valid tools: read_file"):
         Toolset(root, tools=["nope"])

@@ -10,7 +10,9 @@ import os
 
 from .errors import InvalidArgument
 
-__all__ = ["env_float", "env_int"]
+__all__ = ["DEFAULT_MEDIA_MAX_BYTES", "env_float", "env_int", "media_limit"]
+
+DEFAULT_MEDIA_MAX_BYTES = 5 * 1024 * 1024
 
 
 def env_int(name: str, default: int, minimum: int = 0, unit: str = "") -> int:
@@ -41,3 +43,8 @@ def env_float(name: str, default: float, minimum: float = 0, unit: str = "") -> 
     if not value >= minimum:  # NaN too
         raise InvalidArgument(f"{name} must be at least {minimum:g}{what}, not {raw}")
     return value
+
+
+def media_limit() -> int:
+    """The media size limit in force: ``WUU_MEDIA_MAX_BYTES``, else 5 MiB."""
+    return env_int("WUU_MEDIA_MAX_BYTES", DEFAULT_MEDIA_MAX_BYTES, unit="bytes")

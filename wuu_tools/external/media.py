@@ -18,19 +18,12 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.env import env_int
+from ..core.env import DEFAULT_MEDIA_MAX_BYTES, media_limit
 from ..core.errors import StoreError
 from ..core.store import Store
 from ..core.text import human_size
 
 __all__ = ["DEFAULT_MEDIA_MAX_BYTES", "MediaItem", "keep_media", "media_limit", "media_line"]
-
-DEFAULT_MEDIA_MAX_BYTES = 5 * 1024 * 1024
-
-
-def media_limit() -> int:
-    """The media size limit in force: ``WUU_MEDIA_MAX_BYTES``, else 5 MiB."""
-    return env_int("WUU_MEDIA_MAX_BYTES", DEFAULT_MEDIA_MAX_BYTES, unit="bytes")
 
 
 @dataclass

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+
 from ..core.budget import resolve_budget
+from ..core.env import media_limit
 from ..core.errors import InvalidArgument
 from ..core.lines import LineFile
 from ..core.result import ToolResult
@@ -10,7 +13,10 @@ from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
 from ..views.paging import Subject, check_range, render_view
 
-__all__ = ["read_file"]
+__all__ = ["IMAGE_TYPES", "read_file"]
+
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+"""Images that model APIs take: ``read_file`` attaches them (up to ``WUU_MEDIA_MAX_BYTES``)."""
 
 
 def read_file(
@@ -26,7 +32,7 @@ def read_file(
     The first view shows lines from the head and the tail and names the omitted middle;
     the result's continuation reads the middle forward. A line longer than the whole budget
     is cut at a character and continued with ``start_char``. Binary files are described,
-    not dumped.
+    not dumped; a PNG, JPEG, GIF or WebP image comes as an image attachment.
 
     Args:
         path: The file to read.
@@ -48,7 +54,10 @@ def read_file(
     with LineFile.open(path) as lf:
         kind = classify(lf.pread(0, SNIFF_BYTES), path)
         if kind is not None:  # described before any line is counted
-            return _binary(path, kind, lf.stat.st_size)
+            size = lf.stat.st_size
+            if kind[1] in IMAGE_TYPES and size <= media_limit():
+                return _image(path, kind, lf.pread(0, size))
+            return _binary(path, kind, size)
         return render_view(
             lf,
             Subject(tool="read_file", key={"path": path}, label=path),
@@ -61,11 +70,22 @@ def read_file(
         )
 
 
-def _binary(path: str, kind: tuple[str, str], size: int) -> ToolResult:
+def _image(path: str, kind: tuple[str, str], data: bytes) -> ToolResult:
+    """An image file: one line naming it, and the image itself as an attachment."""
+    mime = kind[1]
+    attachment = {"type": "image", "mime_type": mime, "data": base64.b64encode(data).decode("ascii")}
+    result = _binary(path, kind, len(data), "the image is attached after this text")
+    return ToolResult(text=result.text, complete=True, attachments=(attachment,), meta=result.meta)
+
+
+def _binary(path: str, kind: tuple[str, str], size: int, shown: str | None = None) -> ToolResult:
     """The one-line result for a binary file."""
     desc, mime = kind
+    if shown is None:
+        over = mime in IMAGE_TYPES and size > media_limit()
+        shown = "over WUU_MEDIA_MAX_BYTES, not attached" if over else "no text to show"
     return ToolResult(
-        text=f"[{path}: binary file, {desc} ({mime}), {human_size(size)} — no text to show]",
+        text=f"[{path}: binary file, {desc} ({mime}), {human_size(size)} — {shown}]",
         complete=True,
         meta={
             "binary": True,

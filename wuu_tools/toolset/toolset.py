@@ -20,6 +20,7 @@ one-line result (``error: read_file: ...``), as the MCP server does.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import linecache
@@ -69,6 +70,14 @@ _PATH_ARGS: dict[str, tuple[str, ...]] = {
     "run_command": ("cwd",),
 }
 _ALWAYS_CALLABLE = ("read_saved", "project_result")
+_IN_THE_ROOT: dict[tuple[str, str], str] = {
+    ("read_file", "path"): "The file to read; a relative path starts at the workspace root.",
+    ("list_dir", "path"): 'The directory to list; a relative path starts at the workspace root ("." is the root).',
+    ("read_conversation", "path"): "The transcript file; a relative path starts at the workspace root.",
+    ("run_command", "cwd"): "Directory to run in; a relative path starts at the workspace root; defaults to the root.",
+}
+"""What a path argument means through a Toolset, which resolves it against its root (the Python
+functions' own docstrings speak of the current directory, which is true when they are called directly)."""
 
 
 @functools.cache
@@ -76,6 +85,19 @@ def _spec(name: str) -> ToolSpec:
     """The spec of tool ``name``, derived from its function on first use."""
     module, _, attr = TOOLS[name].partition(":")
     return tool_spec(getattr(importlib.import_module(module), attr), name=name)
+
+
+@functools.cache
+def _rooted_spec(name: str) -> ToolSpec:
+    """The spec of tool ``name`` as a Toolset offers it: its path arguments described against the root."""
+    spec = _spec(name)
+    params = []
+    for p in spec.params:
+        text = _IN_THE_ROOT.get((name, p.name))
+        params.append(
+            p if text is None else dataclasses.replace(p, description=text, schema={**p.schema, "description": text})
+        )
+    return dataclasses.replace(spec, params=tuple(params))
 
 
 class Toolset:
@@ -135,10 +157,9 @@ class Toolset:
         Raises:
             InvalidArgument: ``name`` is not one of them; the message lists the valid names.
         """
-        callable_names = self.callable_names
-        if name not in callable_names:
-            raise InvalidArgument(f"unknown tool {name!r}; valid tools: {', '.join(callable_names)}")
-        return _spec(name)
+        if name not in self.callable_names:
+            raise InvalidArgument(f"unknown tool {name!r}; valid tools: {', '.join(self.tools)}")
+        return _rooted_spec(name)
 
     @property
     def callable_names(self) -> tuple[str, ...]:
@@ -213,7 +234,7 @@ class Toolset:
             raise InvalidArgument(f"unknown schema format {fmt!r}; valid formats: {', '.join(SCHEMA_FORMATS)}")
         out = []
         for name in self.tools:
-            schema, text = _spec(name).input_schema, self.description(name)
+            schema, text = _rooted_spec(name).input_schema, self.description(name)
             if fmt == "openai":
                 function = {"name": name, "description": text, "parameters": schema}
                 out.append({"type": "function", "function": function})
@@ -242,26 +263,37 @@ class Toolset:
         a ``str`` return, a Google docstring with ``Args:`` for every parameter, and no
         ``*args``/``**kwargs``, so OpenAI Agents ``function_tool``, LangChain
         ``StructuredTool.from_function``, Anthropic ``beta_tool``, pydantic-ai ``Tool``,
-        smolagents ``tool`` and ``MCPServer.add_tool`` take them unchanged. Calls go through
-        :meth:`call`, so errors come back as text too.
+        smolagents ``tool`` and ``MCPServer.add_tool`` take them unchanged. Each is self-contained:
+        it calls a Toolset with this one's settings (root, store, budget, allow_outside_root), so
+        errors come back as text too, and a framework that exports a tool's source (smolagents'
+        ``to_dict()``) gets code that runs on its own.
 
         Raises:
             ImportError: pydantic is not installed (every framework above brings it).
         """
         from pydantic import Field
 
-        return [self._function(_spec(name), Field) for name in self.tools]
+        return [self._function(_rooted_spec(name), Field) for name in self.tools]
 
     def _function(self, spec: ToolSpec, field: Callable[..., Any]) -> Callable[..., str]:
-        # Generated like dataclasses generate __init__: a real signature, no *args/**kwargs.
-        names = [p.name for p in spec.params]
-        defaults = {f"_d_{p.name}": p.default for p in spec.params if not p.required}
-        params = ", ".join(p.name if p.required else f"{p.name}=_d_{p.name}" for p in spec.params)
-        packed = ", ".join(f"{n!r}: {n}" for n in names)
-        source = f"def {spec.name}({params}):\n    return _call({spec.name!r}, {{{packed}}})\n"
-        namespace: dict[str, Any] = {"_call": lambda tool, args: self.call(tool, args).text, **defaults}
+        # Generated like dataclasses generate __init__: a real signature, no *args/**kwargs. The
+        # body is self-contained (it imports wuu_tools and builds a Toolset with this one's
+        # settings), so a framework that exports a tool's source, as smolagents' to_dict() does,
+        # gets code that runs on its own; that export renames every mention of the tool's name,
+        # so the body spells the name in two parts.
+        params = ", ".join(p.name if p.required else f"{p.name}={p.default!r}" for p in spec.params)
+        packed = ", ".join(f"{p.name!r}: {p.name}" for p in spec.params)
+        half = len(spec.name) // 2
+        source = (
+            f"def {spec.name}({params}):\n"
+            f"    from wuu_tools import {'Store, Toolset' if self.store is not None else 'Toolset'}\n\n"
+            f"    tool = {spec.name[:half]!r} {spec.name[half:]!r}\n"
+            f"    toolset = Toolset({self._settings_source()}, tools=[tool])\n"
+            f"    return toolset.call(tool, {{{packed}}}).text\n"
+        )
         filename = f"<wuu_tools.Toolset.functions {spec.name}>"
-        exec(compile(source, filename, "exec"), namespace)  # built from validated identifiers only
+        namespace: dict[str, Any] = {}
+        exec(compile(source, filename, "exec"), namespace)  # built from validated identifiers and literals only
         # Registered like attrs does, so inspect.getsource works for frameworks that read it.
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         fn = namespace[spec.name]
@@ -277,6 +309,14 @@ class Toolset:
         fn.__module__ = __name__
         fn.__qualname__ = spec.name
         return fn
+
+    def _settings_source(self) -> str:
+        """This toolset's settings as Python source: the keyword arguments that build an equal Toolset."""
+        store = "None" if self.store is None else f"Store({str(self.store.root)!r}, max_bytes={self.store.max_bytes!r})"
+        return (
+            f"root={str(self.root)!r}, store={store}, budget={self.budget!r}, "
+            f"allow_outside_root={self.allow_outside_root!r}"
+        )
 
 
 def _param_names(spec: ToolSpec) -> set[str]:
