@@ -9,7 +9,10 @@ then answers; the requests it receives show what the loops sent back.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -154,3 +157,107 @@ def test_the_openai_loop_with_the_real_sdk(in_repo: Path, model_api: tuple[str, 
     tool_message = second["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_01"
     assert "# wuu-tools" in tool_message["content"]
+
+
+# -- every fenced `wuu …` command of the README, run as written ----------------------------------------
+
+WUU = Path(sys.executable).with_name("wuu")
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+WUU_WORD = re.compile(r"(?:^|\| |&& )(?:\S*/)?wuu ")
+LINKED = ("fixtures", "wuu_tools", "docs", "README.md", "pyproject.toml")  # what the commands read
+
+
+def readme_commands() -> list[tuple[str, int]]:
+    """Each shell line of the README's fenced blocks that runs ``wuu`` (with the setup lines before it in
+    its block) and the exit status the README gives it: the ``[exit N · …]`` verdict shown under it, else 0."""
+    commands: list[tuple[str, int]] = []
+    for lang, body in FENCE.findall(README.read_text(encoding="utf-8")):
+        if lang not in ("bash", "console"):
+            continue
+        lines = body.splitlines()
+        for i, line in enumerate(lines):
+            if lang == "console" and not line.startswith("$ "):
+                continue
+            command = line.removeprefix("$ ")
+            if not WUU_WORD.search(command) and not command.startswith(("python ", "seq ")):
+                continue
+            if command.startswith("claude "):
+                continue  # an MCP client's command line: run by test_mcp_client_snippets_start_the_server
+            command = command.rsplit(" && ", 1)[-1] if " && " in command else command  # the install is done
+            shown = lines[i + 1] if i + 1 < len(lines) else ""
+            verdict = re.match(r"\[exit (\d+) ·", shown)
+            commands.append((command, int(verdict.group(1)) if verdict else 0))
+    return commands
+
+
+def test_the_readme_has_wuu_commands() -> None:
+    run = [c for c, _ in readme_commands() if WUU_WORD.search(c)]
+    assert len(run) >= 12, run
+    assert any(code == 2 for _, code in readme_commands())  # the failing build's `wuu run`
+
+
+def test_every_fenced_wuu_command_runs_as_the_readme_says(tmp_path: Path) -> None:
+    from test_cli_ls import demo  # the README's `wuu ls demo` project
+
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in LINKED:
+        (work / name).symlink_to(README.parent / name)
+    demo(work)
+    bin_dir = tmp_path / "bin"  # `wuu`, `.venv/bin/wuu` and `python` mean this environment's
+    (bin_dir / ".venv" / "bin").mkdir(parents=True)
+    (work / ".venv").symlink_to(bin_dir / ".venv")
+    for link in (bin_dir / "wuu", bin_dir / ".venv" / "bin" / "wuu"):
+        link.symlink_to(WUU)
+    (bin_dir / "python").symlink_to(sys.executable)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "WUU_STORE": str(tmp_path / "store")}
+    last_output = ""
+    for command, expected in readme_commands():
+        ref = re.search(r"\blog (log-[0-9a-f]+)\]", last_output)
+        if ref:  # a saved log's reference is new on every run: the one the previous command printed
+            command = re.sub(r"\blog-[0-9a-f]{32}\b", ref.group(1), command)
+        if "…'" in command:  # a cursor shown shortened: the one of the previous view's [next: …] line
+            cursor = re.search(r'cursor="([^"]+)"', last_output)
+            assert cursor, (command, last_output[-300:])
+            command = re.sub(r"'[^']*…'", f"'{cursor.group(1)}'", command)
+        r = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == expected, (command, r.returncode, r.stdout[-1500:], r.stderr[-1500:])
+        assert "Traceback" not in r.stderr, (command, r.stderr)
+        last_output = r.stdout
+
+
+def test_mcp_client_snippets_start_the_server() -> None:
+    pytest.importorskip("mcp", reason="mcp (the [mcp] extra) is not installed")
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    from _mcp_client import run_client
+    from mcp import Client, StdioServerParameters
+
+    text = README.read_text(encoding="utf-8")
+    blocks = dict(
+        (lang, body) for lang, body in FENCE.findall(SECTION.search(text).group(1)) if lang in ("toml", "json")
+    )
+    claude = [
+        line for line in FENCE.findall(text) for line in line[1].splitlines() if line.startswith("claude mcp add")
+    ]
+    servers = [
+        tomllib.loads(blocks["toml"])["mcp_servers"],
+        json.loads(blocks["json"])["mcpServers"],
+        {
+            line.split()[3]: {
+                "command": line.split(" -- ", 1)[1].split()[0],
+                "args": line.split(" -- ", 1)[1].split()[1:],
+            }
+            for line in claude
+        },
+    ]
+    venv_wuu = "/path/to/wuu-tools/.venv/bin/wuu"  # where the README's own install puts it
+    for config in servers:
+        assert {s["command"] for s in config.values()} == {venv_wuu}, config
+        wuu_server = config["wuu"]
+        args = [README.parent.as_posix() if a == "/path/to/repo" else a for a in wuu_server["args"]]
+
+        async def body(client: Client) -> list[str]:
+            return [t.name for t in (await client.list_tools()).tools]
+
+        params = StdioServerParameters(command=str(WUU), args=args, env=dict(os.environ))
+        assert run_client(params, body)[:2] == ["read_file", "list_dir"]
