@@ -6,6 +6,7 @@ Nothing here loads typer until a command exits through it, so ``wuu run``'s own 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from ..core.result import ToolResult
 if TYPE_CHECKING:
     import typer  # noqa: F401
 
-__all__ = ["call_tool", "emit", "fail", "run_tool"]
+__all__ = ["call_tool", "emit", "fail", "plain_output", "run_tool"]
 
 T = TypeVar("T")
 
@@ -25,23 +26,54 @@ _LINE = re.compile(r"^(\s*\d+)(\t)(.*)$")
 
 
 def _rich(result: ToolResult) -> None:
+    """A view on a terminal: numbers dim; in a log view the evidence stands out and the rest is dim.
+
+    In the error-evidence section of a command's log, the lines the evidence rules match (and
+    the runners' summaries) are bold and their context keeps the terminal's own colour; the
+    tail and head around them are dim. A file's lines keep the terminal's own colour.
+    """
     from rich.console import Console
     from rich.text import Text
 
     console = Console(highlight=False, soft_wrap=True)
+    section = ""  # "evidence" or "log" in a command's log view, "" elsewhere
     for line in result.text.split("\n"):
         m = _LINE.match(line)
         if m:
-            out = Text(m.group(1), style="dim")
+            out = Text()
+            out.append(m.group(1), style="dim")
             out.append(" ")
-            out.append(m.group(3))
+            out.append(m.group(3), style=_line_style(section, m.group(3)))
             console.print(out)
-        elif (line.startswith("[") and line.endswith("]")) or line.startswith("…"):
+            continue
+        if line.startswith(("[error evidence", "[summary]")):
+            section = "evidence"
+        elif section and line.startswith(("[tail:", "[head:")):
+            section = "log"
+        if (line.startswith("[") and line.endswith("]")) or line.startswith("…"):
             console.print(Text(line, style="bold cyan" if line.startswith("[") else "yellow"))
         elif line.startswith("error:"):
             console.print(Text(line, style="bold red"))
         else:
             console.print(Text(line))
+
+
+def _line_style(section: str, content: str) -> str:
+    if section == "log":
+        return "dim"
+    if section == "evidence":
+        from ..logs.evidence import classify, is_summary, normalize
+
+        plain = normalize(content)
+        return "bold" if classify(plain) is not None or is_summary(plain) else ""
+    return ""
+
+
+def plain_output() -> bool:
+    """Whether to print the exact text: stdout is not a terminal, or ``NO_COLOR`` / ``TERM=dumb`` asks for it."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return True
+    return not sys.stdout.isatty()
 
 
 Renderer = Callable[[ToolResult], None]
@@ -51,7 +83,7 @@ def emit(result: ToolResult, as_json: bool, render: Renderer | None = None) -> N
     """Print ``result``: the JSON envelope, a rich view on a terminal (``render``, if given), or the exact text."""
     if as_json:
         print(result.to_json(indent=2), flush=True)
-    elif sys.stdout.isatty():
+    elif not plain_output():
         (render or _rich)(result)
     else:
         sys.stdout.write(result.text)

@@ -102,7 +102,7 @@ def _stderr_tty() -> int | None:
         fd = sys.stderr.fileno()
     except (AttributeError, ValueError, OSError):
         return None
-    return fd if os.isatty(fd) else None
+    return fd if os.isatty(fd) and os.environ.get("TERM") != "dumb" else None
 
 
 @contextmanager
