@@ -42,6 +42,7 @@ def test_one_argument_with_shell_syntax_runs_as_a_shell_line(tmp_path: Path) -> 
     assert wuu("run", "test 1 = 2").returncode == 1
     exact = wuu("run", "--", "echo first")  # after -- the argv is exact: a program named "echo first"
     assert exact.returncode == 127 and "echo first: command not found" in exact.stdout
+    assert "leave out --" in exact.stderr  # and says how to run it as a shell line
     tool = tmp_path / "my tools" / "say hi.sh"
     tool.parent.mkdir()
     tool.write_text("#!/bin/sh\necho hi from the tool\n")

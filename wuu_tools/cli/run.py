@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from .output import run_tool
-from .runfast import TIMEOUT_EXIT, exit_status, run_target, run_watched
+from .runfast import TIMEOUT_EXIT, exit_status, not_found_hint, run_target, run_watched
 
 __all__ = ["TIMEOUT_EXIT", "exit_status", "register"]
 
@@ -42,4 +42,7 @@ def register(app: typer.Typer) -> None:
         exact = len(sys.argv) > len(command) and sys.argv[-len(command) - 1] == "--"
         target = run_target(list(command), shell, exact, cwd)
         result = run_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
+        hint = not_found_hint(target, result)
+        if hint:
+            typer.echo(hint, err=True)
         raise typer.Exit(exit_status(result))

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from ..core.result import ToolResult
 
-__all__ = ["TIMEOUT_EXIT", "exit_status", "run_fast", "run_target"]
+__all__ = ["TIMEOUT_EXIT", "exit_status", "not_found_hint", "run_fast", "run_target"]
 
 TIMEOUT_EXIT = 124  # as timeout(1)
 _VALUED = {"--timeout": "timeout", "-t": "timeout", "--cwd": "cwd", "-C": "cwd", "--budget": "budget", "-b": "budget"}
@@ -60,6 +60,15 @@ def exit_status(result: ToolResult) -> int:
         return 128 + int(number) if number.isdigit() else 1
     code = meta.get("exit_code")
     return code if isinstance(code, int) else 1
+
+
+def not_found_hint(target: str | list[str], result: ToolResult | None) -> str | None:
+    """A hint on stderr when ``wuu run -- 'a b'`` looked for a program named ``a b``."""
+    if result is None or result.meta.get("exit_code") != 127 or isinstance(target, str) or len(target) != 1:
+        return None
+    if not _SHELL_SYNTAX.search(target[0]):
+        return None
+    return f"wuu: after -- the arguments are the exact argv; to run {target[0]!r} as a shell line, leave out --"
 
 
 def _parse(args: list[str]) -> dict[str, Any] | None:
@@ -132,4 +141,4 @@ def run_fast(args: list[str]) -> None:
         _leave(1, "\nAborted!")
     except BrokenPipeError:  # the reader went away (``wuu run ... | head -1``): as click does, exit 1
         _leave(1)
-    _leave(code if result is None else exit_status(result))
+    _leave(code if result is None else exit_status(result), not_found_hint(target, result))
