@@ -45,6 +45,7 @@ RING_BATCH = 256 << 10  # ring-bound bytes gathered before they are written (one
 RING_BATCH_PIECES = 256  # ... or this many pieces (under any IOV_MAX)
 _PWRITEV = hasattr(os, "pwritev")
 _SPLICE = hasattr(os, "splice")  # Linux: pipe to file in the kernel
+_NONBLOCK = getattr(os, "SPLICE_F_NONBLOCK", 0)
 
 Bytes = bytes | bytearray
 
@@ -167,23 +168,38 @@ class LogSink:
             self._emit(stream, pend, len(pend))
         if self.batch:
             self._ring_flush()
-        off = self.ring_pos % self.ring_cap
-        try:
-            n = os.splice(fd, self.ring.fileno(), min(READ_SIZE, self.ring_cap - off), offset_dst=off)
-        except OSError as exc:
-            if exc.errno in (errno.EINVAL, errno.ENOSYS):  # not spliceable here: read instead from now on
-                self.can_splice = False
+        total = 0
+        flags = 0
+        while total < READ_SIZE:
+            off = self.ring_pos % self.ring_cap
+            want = min(READ_SIZE - total, self.ring_cap - off)
+            try:
+                n = os.splice(fd, self.ring.fileno(), want, offset_dst=off, flags=flags)
+            except BlockingIOError:  # nothing more waiting
+                break
+            except OSError as exc:
+                if total:  # the next call meets the error again, and reports it
+                    break
+                if exc.errno in (errno.EINVAL, errno.ENOSYS):  # not spliceable here: read instead from now on
+                    self.can_splice = False
+                    return -1
+                self._fail(exc)
                 return -1
-            self._fail(exc)
-            return -1
-        if n == 0:  # the end of the stream (the caller says so: :meth:`ended`)
-            return 0
-        if stream == 2:
-            _add_range(self.ring_stderr, self.ring_pos, self.ring_pos + n, 0)
-        self.ring_pos += n
-        self.size += n
-        self.open = stream  # it may end mid-line: unknown until looked at
-        return n
+            if n == 0:  # the end of the stream (the caller says so: :meth:`ended`)
+                break
+            if stream == 2:
+                _add_range(self.ring_stderr, self.ring_pos, self.ring_pos + n, 0)
+            self.ring_pos += n
+            self.size += n
+            total += n
+            self.open = stream  # it may end mid-line: unknown until looked at
+            if n < want:
+                break
+            # Stopped at the ring's end: what already waits goes on at its start now. Left for the
+            # next round, it would land after the other stream's lines read meanwhile, though it
+            # was written before them.
+            flags = _NONBLOCK
+        return total
 
     def ended(self, stream: int) -> None:
         """``stream`` closed: a line it left open in the ring is over, and the other's lines go on."""
