@@ -1,10 +1,14 @@
-"""``wuu saved REF``: read a saved result (a command's log, an external result) by lines or by pattern."""
+"""``wuu saved REF``: read a saved result (a command's log, an external result) by lines or by pattern.
+
+With ``--pattern`` it exits as grep does: 0 when a line matches, 1 when none does, 2 on an error
+(a bad pattern, an unknown reference). Without it, 2 for bad arguments and 1 for a result that cannot be read.
+"""
 
 from __future__ import annotations
 
 import typer
 
-from .output import run_tool
+from .output import call_tool
 
 
 def register(app: typer.Typer) -> None:
@@ -13,14 +17,27 @@ def register(app: typer.Typer) -> None:
         ref: str = typer.Argument(..., help="Reference of the saved result (from a result's source)."),
         start_line: int = typer.Option(1, "--start-line", "-s", help="First line to show (1-based)."),
         end_line: int | None = typer.Option(None, "--end-line", "-e", help="Last line to show."),
-        pattern: str | None = typer.Option(None, "--pattern", "-p", help="Regex: show matching lines."),
+        pattern: str | None = typer.Option(
+            None,
+            "--pattern",
+            "-p",
+            help="Regex: show matching lines (case-insensitive unless it has an upper-case letter). Exit 1 if none.",
+        ),
+        ignore_case: bool = typer.Option(False, "--ignore-case", "-i", help="Match --pattern regardless of case."),
+        raw: bool = typer.Option(False, "--raw", help="The saved bytes as they are, terminal escapes kept."),
         budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
-        """Read a saved result by lines, or grep it with --pattern."""
+        """Read a saved result by lines, or grep it with --pattern (exit 1 when nothing matches)."""
         from ..files.saved import read_saved
 
-        run_tool(
-            lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget),
+        if ignore_case and pattern is not None and not pattern.startswith("(?i)"):
+            pattern = "(?i)" + pattern
+        result, code = call_tool(
+            lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget, raw=raw),
             as_json,
         )
+        if result is None:  # a search that could not run is an error (2), as for grep
+            raise typer.Exit(2 if pattern is not None else code)
+        if pattern is not None and not result.meta.get("matches"):
+            raise typer.Exit(1)

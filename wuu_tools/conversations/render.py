@@ -258,7 +258,7 @@ def hit_lines(turn: Turn, rx: re.Pattern[str], limit: int) -> tuple[list[str], i
     for call in turn.calls:
         parts = [call.name, *_full_args(call).split("\n"), _status(call.output).strip()]
         if call.output is not None:
-            parts.extend(call.output.text.split("\n"))
+            parts.extend(clean_terminal(x) for x in call.output.text.split("\n"))
         hits = [x for x in parts if rx.search(x)]
         if hits:
             if total < limit:

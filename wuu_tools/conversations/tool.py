@@ -56,7 +56,8 @@ def read_conversation(
         before_turn: Show the turns before this turn number (1-based), newest first to fit.
         revision: The revision the caller's earlier view came from; a changed transcript is reported.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
-        pattern: A regular expression; when given, shows the lines of each turn that match it.
+        pattern: A regular expression; when given, shows the lines of each turn that match it
+            (case-insensitive unless it holds an upper-case letter; tool output as a terminal showed it).
         format: Force a reader instead of detecting one: claude-code, codex, openai-chat,
             openai-responses, anthropic-messages or openhands.
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_prefix
 from ..core.errors import InvalidArgument
+from ..core.pattern import compile_pattern
 from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.text import human_size, plural, ranges, thousands
 from .model import Conversation, Turn
@@ -258,10 +259,7 @@ def older_view(conv: Conversation, frame: Frame, r: TurnRenderer, before: int) -
 
 def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | None) -> ToolResult:
     """The lines of each turn that match ``pattern``, latest matching turns first along the chain."""
-    try:
-        rx = re.compile(pattern)
-    except re.error as exc:
-        raise InvalidArgument(f"pattern {pattern!r} is not a valid regular expression: {exc}") from None
+    rx = compile_pattern(pattern)
     total = len(conv.turns)
     hi = total if before is None else before - 1
     if before is not None and not 1 <= before <= total + 1:

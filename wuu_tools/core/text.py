@@ -4,6 +4,8 @@ r"""Shared text shaping: terminal clean-up, numbers and sizes in words, numbered
 'red'
 >>> clean_terminal("10%\r50%\r100%")
 '100%'
+>>> mark_carriage_returns("first\rsecond")
+'first␍second'
 >>> human_size(845_312)
 '825.5 KiB'
 >>> ranges([1, 2, 3, 7, 9, 10])
@@ -16,8 +18,10 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "CR_MARK",
     "clean_terminal",
     "human_size",
+    "mark_carriage_returns",
     "number_line",
     "plural",
     "ranges",
@@ -44,6 +48,21 @@ def clean_terminal(line: str) -> str:
             parts = [p for p in line.split("\r") if p]
             line = parts[-1] if parts else ""
     return line
+
+
+CR_MARK = "\u240d"
+"""How a file view shows a carriage return inside a line (U+240D SYMBOL FOR CARRIAGE RETURN, ``␍``).
+
+Only ``"\n"`` ends a line (as for ``grep -n`` and ``sed -n``), and the CR of a CRLF ending is
+dropped, so a carriage return left inside a line is one a terminal would redraw over; shown raw,
+it hides the text before it. File views show the raw content, so it is marked; views of saved
+command output show the line as the terminal left it instead (:func:`clean_terminal`).
+"""
+
+
+def mark_carriage_returns(line: str) -> str:
+    """``line`` with each carriage return shown as :data:`CR_MARK` (one character for one: offsets hold)."""
+    return line.replace("\r", CR_MARK) if "\r" in line else line
 
 
 def thousands(n: int) -> str:

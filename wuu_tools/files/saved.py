@@ -1,6 +1,13 @@
 """``read_saved``: read a saved result (a command's log, an external tool's output) by lines or by pattern.
 
 Recovery never re-executes: this reads the saved copy in the store and nothing else.
+
+What is paged and searched is the text the first view showed: each line as a terminal showed
+it (:func:`~wuu_tools.core.text.clean_terminal`: colours and other escape sequences removed,
+carriage-return redraws collapsed to their last state). Only ``"\n"`` ends a line, so the
+clean-up never moves a line number. The store keeps the raw bytes; ``raw=True`` pages and
+searches them instead (escape sequences kept, a lone carriage return shown as ``␍``, as
+``read_file`` shows one). Patterns follow ripgrep's smart case (:mod:`~wuu_tools.core.pattern`).
 """
 
 from __future__ import annotations
@@ -11,9 +18,10 @@ from typing import Any
 from ..core.budget import HARD_CAP_BYTES, fit_count, fit_prefix, resolve_budget
 from ..core.errors import InvalidArgument
 from ..core.lines import LineFile, decode_line
+from ..core.pattern import compile_pattern, is_case_sensitive
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
-from ..core.text import clean_terminal, plural, ranges
+from ..core.text import clean_terminal, mark_carriage_returns, plural, ranges
 from ..views.paging import Subject, check_range, render_view
 
 __all__ = ["read_saved"]
@@ -30,6 +38,7 @@ def read_saved(
     pattern: str | None = None,
     budget: int | None = None,
     start_char: int = 0,
+    raw: bool = False,
 ) -> ToolResult:
     """Read a saved result by whole numbered lines, or the lines matching a regex.
 
@@ -40,13 +49,18 @@ def read_saved(
         start_line: First line to show (1-based); with ``pattern``, where the search starts.
         end_line: Last line to show or search (inclusive); None reads to the end.
         pattern: A regular expression; when given, shows matching lines with two lines of context.
+            Case-insensitive unless it holds an upper-case letter; ``(?i)`` forces it.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
         start_char: Character offset within ``start_line`` (for a line longer than the budget).
+        raw: Page and search the saved bytes as they are (terminal escapes kept) instead of the
+            text as a terminal showed it.
 
     Returns:
         The view as a ToolResult; ``meta`` has total_lines, shown, omitted and partial_line.
     """
     check_range(start_line, end_line, start_char)
+    if not isinstance(raw, bool):
+        raise InvalidArgument(f"raw must be true or false, not {raw!r}")
     resolved = resolve_budget(budget)
     store = current_store()
     path = store.path(ref)
@@ -54,10 +68,18 @@ def read_saved(
         if pattern is not None:
             if start_char:
                 raise InvalidArgument("start_char cannot be combined with pattern")
-            return _grep(lf, ref, pattern, start_line, end_line, resolved, budget)
+            return _grep(lf, ref, pattern, start_line, end_line, resolved, budget, raw)
+        key: dict[str, Any] = {"ref": ref, "raw": True} if raw else {"ref": ref}
         return render_view(
             lf,
-            Subject(tool="read_saved", key={"ref": ref}, label=f"saved {ref}", source=ref, takes_revision=False),
+            Subject(
+                tool="read_saved",
+                key=key,
+                label=f"saved {ref}" + (" (raw)" if raw else ""),
+                source=ref,
+                takes_revision=False,
+                terminal=not raw,
+            ),
             start_line=start_line,
             end_line=end_line,
             start_char=start_char,
@@ -67,16 +89,14 @@ def read_saved(
         )
 
 
-def _compile(pattern: str) -> re.Pattern[str]:
-    if not isinstance(pattern, str) or not pattern:
-        raise InvalidArgument("pattern must be a non-empty regular expression")
-    try:
-        return re.compile(pattern, re.MULTILINE)
-    except re.error as exc:
-        raise InvalidArgument(f"pattern {pattern!r} is not a valid regular expression: {exc}") from None
+def _clean_block(text: str) -> str:
+    """Each line of ``text`` as :func:`clean_terminal` shows it; the count of lines is kept."""
+    if "\x1b" not in text and "\r" not in text:
+        return text
+    return "\n".join(clean_terminal(line) for line in text.split("\n"))
 
 
-def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int) -> tuple[list[int], int]:
+def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int, raw: bool) -> tuple[list[int], int]:
     """Line numbers in ``first..last`` that match (the first few thousand) and the total count."""
     found: list[int] = []
     count = 0
@@ -97,6 +117,8 @@ def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int) ->
         else:
             carry = b""
         text = data.decode("utf-8", "replace")
+        if not raw:
+            text = _clean_block(text)
         last_line_seen = -1
         cursor, cursor_line = 0, line
         for m in rx.finditer(text):
@@ -120,12 +142,13 @@ def _grep(
     end_line: int | None,
     budget: int,
     explicit: int | None,
+    raw: bool,
 ) -> ToolResult:
-    rx = _compile(pattern)
+    rx = compile_pattern(pattern, re.MULTILINE)
     total = lf.total_lines
     last = min(end_line, total) if end_line is not None else total
-    found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last)
-    items, numbers = _render_matches(lf, found, start_line, last, terminal=ref.startswith("log-"))
+    found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last, raw)
+    items, numbers = _render_matches(lf, found, start_line, last, terminal=not raw)
     match_set = set(found)
     k = fit_count(items, budget, HARD_CAP_BYTES - 2000)
     shown_matches = [n for n in numbers[:k] if n in match_set]
@@ -152,9 +175,11 @@ def _grep(
             end_line=end_line,
             pattern=pattern,
             budget=explicit,
+            raw=True if raw else None,
         )
     where = f"lines {start_line:,}-{last:,}" if (start_line > 1 or last < total) else plural(total, "line")
-    header = f"[saved {ref} · /{pattern}/ · {plural(count, 'matching line')} in {where}"
+    flags = "" if is_case_sensitive(pattern) else "i"
+    header = f"[saved {ref}{' (raw)' if raw else ''} · /{pattern}/{flags} · {plural(count, 'matching line')} in {where}"
     header += f" · showing {len(shown_matches):,}]" if count else "]"
     parts = [header, *body]
     if cont is not None:
@@ -198,8 +223,7 @@ def _render_matches(
         raws, _giant = lf.read_forward(lo, hi, HARD_CAP_BYTES)
         for n, raw in zip(range(lo, hi + 1), raws, strict=False):
             text, _bad = decode_line(raw)
-            if terminal:
-                text = clean_terminal(text)
+            text = clean_terminal(text) if terminal else mark_carriage_returns(text)
             if len(text) > MAX_MATCH_CHARS:
                 text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
             items.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")

@@ -38,7 +38,8 @@ EVIDENCE_SHARE = 0.65
 READ_WINDOW = 256 << 10
 GENERIC_SCORE = 40  # items of rules scoring below this (a bare "error" word) are filler ...
 GENERIC_MAX = 4  # ... of which the evidence shows this many at most
-GREP_HINT = "(error|fail|panic|exception)"
+GREP_HINT = "error|err!|fail|panic|exception|traceback|fatal|abort|killed|not ok|not found|undefined|^e  "
+"""The search the view suggests: lower case, so smart case matches ``FAILED``, ``Error:``, pytest's ``E`` lines."""
 
 
 class _Lines:
@@ -352,12 +353,12 @@ def _render(
         size = sum(lines.lf.span_bytes(x, y) for x, y in omitted)
         out.append(
             f"[not shown: {plural(n, 'line')} ({human_size(size)}) in lines {a:,}-{b:,}; "
-            f'next: {call_text(cont)} · search: read_saved(ref="{ref}", pattern="{GREP_HINT}")]'
+            f"next: {call_text(cont)} · search: {call_text(continuation('read_saved', ref=ref, pattern=GREP_HINT))}]"
         )
     if scan.capped_at:
         out.append(
             f"[evidence was searched up to line {scan.capped_at:,} only (too many candidate lines); search on: "
-            f'read_saved(ref="{ref}", start_line={scan.capped_at + 1}, pattern="{GREP_HINT}")]'
+            f"{call_text(continuation('read_saved', ref=ref, start_line=scan.capped_at + 1, pattern=GREP_HINT))}]"
         )
     if not scan.whole:
         parts = " and ".join(f"{x:,}-{y:,}" for x, y in scan.searched)

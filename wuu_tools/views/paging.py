@@ -17,7 +17,7 @@ from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count
 from ..core.errors import InvalidArgument
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
-from ..core.text import clean_terminal, human_size, number_line, plural, ranges
+from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
 
 __all__ = ["Subject", "check_range", "render_view"]
 
@@ -32,7 +32,11 @@ class Subject:
         label: How the text names the source.
         source: ``ToolResult.source`` (the saved reference, or None for a file).
         takes_revision: Whether the tool accepts a ``revision`` argument.
-        terminal: Whether lines are terminal output (a saved log): colours and redraws are removed.
+        terminal: Whether lines are terminal output (a saved log): colours and redraws are removed
+            (:func:`~wuu_tools.core.text.clean_terminal`). Otherwise a carriage return inside a
+            line is shown as ``␍`` (:data:`~wuu_tools.core.text.CR_MARK`), never raw. A line longer
+            than the budget, read in pieces by character, has its escapes removed and its carriage
+            returns marked, piece by piece.
     """
 
     tool: str
@@ -97,8 +101,7 @@ class _View:
         for i, raw in enumerate(raws):
             text, bad = decode_line(raw)
             body.replaced |= bad
-            if self.subject.terminal:
-                text = clean_terminal(text)
+            text = clean_terminal(text) if self.subject.terminal else mark_carriage_returns(text)
             out.append(number_line(first + i, text, self.width))
         return out
 
@@ -121,7 +124,8 @@ class _View:
         body.replaced |= bad
         room = max(1, budget - count_tokens(prefix))
         cut = fit_prefix(text, room, byte_cap - len(prefix)) if text else 0
-        body.parts.append(prefix + text[:cut])
+        shown = strip_ansi(text[:cut]) if self.subject.terminal else text[:cut]
+        body.parts.append(prefix + mark_carriage_returns(shown))
         body.shown.append(line)
         self.lf.remember_char(line, start_char, text[:cut])
         if cut >= len(text) and at_end:
