@@ -235,7 +235,7 @@ def test_an_image_file_comes_as_an_attachment(tmp_path: Path, monkeypatch: pytes
     gif += b"\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
     (tmp_path / "dot.gif").write_bytes(gif)
     r = read_file(str(tmp_path / "dot.gif"))
-    assert r.complete and "GIF image (image/gif)" in r.text and "attached" in r.text
+    assert r.complete and "GIF image (image/gif)" in r.text and "in the result's attachments" in r.text
     assert r.attachments == ({"type": "image", "mime_type": "image/gif", "data": base64.b64encode(gif).decode()},)
     monkeypatch.setenv("WUU_MEDIA_MAX_BYTES", "10")
     big = read_file(str(tmp_path / "dot.gif"))

@@ -175,7 +175,7 @@ def test_read_file_of_an_image_is_an_image_block(root: Path) -> None:
     result = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
     assert not result.is_error
     text, image = result.content
-    assert isinstance(text, types.TextContent) and "PNG image" in text.text and "attached" in text.text
+    assert isinstance(text, types.TextContent) and "PNG image" in text.text and "attachments" in text.text
     assert isinstance(image, types.ImageContent) and image.mime_type == "image/png"
     assert base64.b64decode(image.data) == png
 

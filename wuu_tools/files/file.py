@@ -74,7 +74,7 @@ def _image(path: str, kind: tuple[str, str], data: bytes) -> ToolResult:
     """An image file: one line naming it, and the image itself as an attachment."""
     mime = kind[1]
     attachment = {"type": "image", "mime_type": mime, "data": base64.b64encode(data).decode("ascii")}
-    result = _binary(path, kind, len(data), "the image is attached after this text")
+    result = _binary(path, kind, len(data), "the image is in the result's attachments")
     return ToolResult(text=result.text, complete=True, attachments=(attachment,), meta=result.meta)
 
 
