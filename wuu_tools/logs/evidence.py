@@ -78,6 +78,7 @@ RULES: tuple[Rule, ...] = (
     _r("rust-abort", r"^error: (?:aborting due to|could not compile|Could not compile|process didn't exit)", 55),
     _r("linker-exit", r"collect2: error: ld returned|ld returned \d+ exit status|linker command failed", 60),
     _r("gha-exit", r"^##\[error\]Process completed with exit code", 58),
+    _r("ci-step-failed", r"\"\s*exited with [1-9]\d*\.\s*$|^ERROR: Job failed\b", 58),
     _r("make", r"\bmake(?:\[\d+\])?: \*\*\* ", 50),
     _r("ninja-failed", r"^FAILED: \S", 62, after=1),
     _r("maven-goal", r"^\[ERROR\] Failed to execute goal", 55),
@@ -287,6 +288,8 @@ class Evidence:
 
 
 MAX_ITEMS = 20_000
+MAX_STEP_ENDS = 64
+STEP_END_RULES = frozenset({"ci-step-failed", "gha-exit"})
 MAX_REPEATS = 5
 
 
@@ -301,6 +304,7 @@ class Collector:
         self.total = 0
         self._last: tuple[int, Rule, Evidence] | None = None
         self._traceback = 0  # line of the last Traceback header whose exception line is still to come
+        self.step_ends: list[int] = []  # lines that end a CI step that failed (the first MAX_STEP_ENDS)
 
     def add(self, number: int, raw_line: str) -> None:
         """Classify ``raw_line`` (line ``number``) and keep it if it is evidence or a summary."""
@@ -312,6 +316,8 @@ class Collector:
         rule = classify(text)
         if rule is None:
             return
+        if rule.name in STEP_END_RULES and len(self.step_ends) < MAX_STEP_ENDS:
+            self.step_ends.append(number)
         if rule.name == "python-traceback":
             self._traceback = number
         elif rule.name == "exception" and self._traceback and number - self._traceback <= TRACEBACK_REACH:

@@ -28,6 +28,7 @@ from ..core.store import current_store
 from ..core.text import human_size, number_line, plural, ranges
 from .evidence import Evidence, clean_line
 from .scan import Scan, scan_log
+from .steps import Step, failing_steps, step_evidence
 
 __all__ = ["LINE_CHARS", "project_log"]
 
@@ -35,6 +36,9 @@ LINE_CHARS = 320
 """A view line longer than this many characters is cut (``read_saved`` shows it whole)."""
 RUN_MAX = 8  # lines of a run of evidence shown at most
 EVIDENCE_SHARE = 0.65
+STRUCTURED_SHARE = 0.85  # the evidence's share when a failing CI step was found (the log's tail is then boilerplate)
+IN_STEP = 10  # rank bonus of a pattern match inside a failing step ...
+OUT_OF_STEP = 30  # ... and its penalty outside every failing step of a log with step markers
 READ_WINDOW = 256 << 10
 GENERIC_SCORE = 40  # items of rules scoring below this (a bare "error" word) are filler ...
 GENERIC_MAX = 4  # ... of which the evidence shows this many at most
@@ -134,16 +138,39 @@ class _Plan:
     evidence_count: int = 0
 
 
-def _plan(lines: _Lines, scan: Scan, body: int) -> _Plan:
+def _ranked(lf: LineFile, scan: Scan) -> tuple[list[Evidence], float]:
+    """Evidence most causal first: pattern matches ranked by where they sit in the log's steps, with the
+    failing steps' own evidence (:mod:`.steps`) merged in; and the evidence's share of the view."""
+    ranked = scan.collector.ranked()
+    ends = scan.collector.step_ends
+    steps = failing_steps(lf, ends)
+    share = EVIDENCE_SHARE
+    if ends:
+        share = STRUCTURED_SHARE
+        for item in ranked:
+            item.score += IN_STEP if any(_in_step(item.line, s) for s in steps) else -OUT_OF_STEP
+    known: dict[str, float] = {}
+    for item in ranked:
+        known[item.text.strip()] = max(item.score, known.get(item.text.strip(), 0.0))
+    # A step line that a pattern already found (a duplicate folded with its count) is shown once.
+    ranked += [e for e in step_evidence(lf, steps, bool(ends)) if known.get(e.text.strip(), -1.0) < e.score]
+    ranked.sort(key=lambda e: (-e.score, e.line if not e.rule.last_wins else -e.line))
+    return ranked, share
+
+
+def _in_step(line: int, step: Step) -> bool:
+    return step.first <= line <= (step.end or step.last)
+
+
+def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: float) -> _Plan:
     """Choose what a view of ``body`` tokens shows: evidence blocks, summaries, tail, head."""
     total = lines.lf.total_lines
-    ranked = scan.collector.ranked()
     plan = _Plan(tail_first=total + 1)
     summaries = [n for n, _ in scan.collector.summary_lines()]
     for n in summaries:
         lines.load(n, n)
     reserve = sum(lines.cost[n] for n in summaries)
-    used = _fill_evidence(lines, plan, ranked, int(body * EVIDENCE_SHARE) - reserve) if ranked else 0
+    used = _fill_evidence(lines, plan, ranked, int(body * share) - reserve) if ranked else 0
     evidence = {n for a, b in plan.blocks for n in range(a, b + 1)}
     # Evidence that runs to the last line does not end the tail: the tail still shows what led up
     # to it (shown evidence lines cost nothing there and are not repeated).
@@ -183,7 +210,8 @@ def _fill_evidence(lines: _Lines, plan: _Plan, ranked: list[Evidence], room: int
             generic += 1
         a, b = _block(item, total)
         note = _fold_note(item)
-        for first, last in ((a, b), (item.line, item.line)):
+        spans = [(a, b), (max(a, b - 4), b), (item.line, item.line)] if b - a > 4 else [(a, b), (item.line, item.line)]
+        for first, last in spans:
             lines.load(first, last)
             new = [n for n in range(first, last + 1) if n not in shown]
             cost = sum(lines.cost[n] for n in new) + (count_tokens(note) + 1 if note else 0)
@@ -272,10 +300,11 @@ def project_log(
                 },
             )
         scan = scan_log(lf)
+        ranked, share = _ranked(lf, scan)
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
         for _ in range(8):
-            plan = _plan(lines, scan, body)
+            plan = _plan(lines, scan, body, ranked, share)
             text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget)
             over = count_tokens(text) - budget
             if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body <= 20:
