@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evaluation.agent import Policy, Trace, run_task
 from evaluation.chart import available, write_charts
+from evaluation.logchunks import eval_section, eval_tasks
 from evaluation.model import from_env
 from evaluation.peer_agent import PeerPolicy
 from evaluation.peers import PEERS
@@ -102,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--regenerate", action="store_true", help="regenerate the suite first")
     parser.add_argument("--realdata", type=Path, default=DEFAULT_REALDATA, help="real material (default: %(default)s)")
     parser.add_argument("--no-realdata", action="store_true", help="leave the real material out")
+    parser.add_argument(
+        "--no-corpus", action="store_true", help="leave out the 443 real CI logs of realdata/logchunks (kind ci-log)"
+    )
     parser.add_argument("--policies", help="comma-separated policy names (default: all)")
     parser.add_argument("--tasks", help="comma-separated substrings of task ids to run (default: all)")
     parser.add_argument("--sweep", default=",".join(map(str, SWEEP)), help="wuu-tools budgets to sweep ('' for none)")
@@ -136,12 +140,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{len(tasks)} tasks", file=sys.stderr)
         traces = _run(policies, tasks, args.quiet)
         sweep_traces = _run([WuuPolicy(b) for b in budgets], tasks, args.quiet)
+        corpus = [] if args.no_corpus or args.no_realdata else eval_tasks(args.realdata / "logchunks")
+        if args.tasks:
+            corpus = [t for t in corpus if any(sel in t.id for sel in args.tasks.split(","))]
+        if not args.quiet and corpus:
+            print(f"{len(corpus)} real CI log tasks (kind ci-log, reported apart)", file=sys.stderr)
+        corpus_traces = _run(policies, corpus, args.quiet)
     sweep: dict[int, Summary] = {}
     for b in budgets:
         sweep[b] = summarize([t for t in sweep_traces if t.policy == f"wuu-tools@{b}"])[f"wuu-tools@{b}"]
 
     command = "python scripts/eval.py" + (" --no-realdata" if args.no_realdata else "")
     report = markdown(traces, sweep, skipped, command)
+    report = "\n".join([report.rstrip("\n"), "", *eval_section(corpus_traces)])
     if not args.no_write:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "eval.md").write_text(report)
@@ -150,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print("matplotlib is not installed: no charts (pip install 'wuu-tools[eval]')", file=sys.stderr)
     if args.json:
-        print(json.dumps(to_json(traces, sweep, skipped), indent=1))
+        data = to_json(traces, sweep, skipped)
+        data["ci_logs"] = [t.to_dict() for t in corpus_traces]
+        print(json.dumps(data, indent=1))
     else:
         print(report)
     return 0

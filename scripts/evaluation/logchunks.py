@@ -19,12 +19,23 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from wuu_tools.core.store import Store, use_store
 from wuu_tools.core.text import clean_terminal, human_size, plural
 from wuu_tools.logs.view import project_log
 
-__all__ = ["PEER_CUTS", "CorpusTask", "first_view", "is_dev", "load", "normalize", "recalled"]
+__all__ = [
+    "PEER_CUTS",
+    "CorpusTask",
+    "eval_section",
+    "eval_tasks",
+    "first_view",
+    "is_dev",
+    "load",
+    "normalize",
+    "recalled",
+]
 
 _SPACE = re.compile(r"\s+")
 
@@ -131,3 +142,48 @@ def views(tasks: list[CorpusTask], budget: int) -> Iterator[tuple[CorpusTask, by
             for task in tasks:
                 raw = task.path.read_bytes()
                 yield task, raw, first_view(store, raw, budget)
+
+
+def eval_tasks(root: Path) -> list[Any]:
+    """The corpus as whole tasks for ``scripts/eval.py``: kind ``ci-log``, one per log, origin ``logchunks``.
+
+    The answer is any one needle (the rule above); the agent greps as for every log task.
+    """
+    from .tasks import LOG_GREP, Evidence, Search, Task
+
+    out = []
+    for t in load(root):
+        source = {"type": "command", "log": str(t.path), "label": "travis build", "exit_code": 1}
+        out.append(
+            Task(
+                f"ci-log-{t.repo}-{t.path.stem}",
+                "ci-log",
+                "The CI build fails. Why?",
+                source,
+                Evidence((t.needles,)),
+                Search(LOG_GREP, "lines", 0, ignore_case=True),
+                "logchunks",
+                {"language": t.language, "repo": t.repo, "dev": is_dev(t.repo)},
+            )
+        )
+    return out
+
+
+def eval_section(traces: list[Any]) -> list[str]:
+    """The markdown section of ``docs/eval.md`` for the ``ci-log`` tasks: per policy, with DEV and HELD-OUT apart."""
+    from .report import _policy_table, summarize
+
+    if not traces:
+        return []
+    held = {t.task for t in traces if t.task.startswith("ci-log-") and not is_dev(t.task[7:].rsplit("-", 1)[0])}
+    out = [
+        "## Real CI logs (LogChunks: 443 labelled Travis logs of 45 projects), apart from the suite above",
+        "",
+        *_policy_table(summarize(traces)),
+        "",
+        "HELD-OUT projects only (never studied while tuning the log view):",
+        "",
+        *_policy_table(summarize([t for t in traces if t.task in held])),
+        "",
+    ]
+    return out

@@ -18,6 +18,7 @@ stretches (the view says which lines were searched). Line numbers are those of `
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,11 @@ OUT_OF_STEP = 30  # ... and its penalty outside every failing step of a log with
 READ_WINDOW = 256 << 10
 GENERIC_SCORE = 40  # items of rules scoring below this (a bare "error" word) are filler ...
 GENERIC_MAX = 4  # ... of which the evidence shows this many at most
+PASSING_KEEP = 2  # lines of a run of passing-test lines that a head or tail shows: the rest are cut first
+PASSING_LINE = re.compile(
+    r"(?:^|\s)PASSED(?:\s+\[\s*\d+%\])?\s*$|\.\.\.\s*(?:ok|OK|PASS(?:ED)?|passed|skipped)\s*$|^\s*ok \d+\b"
+    r"|^\s*[✓✔√]\s|^\s*\[\s*(?:OK|PASS(?:ED)?)\s*\]|^\S+\.py [.sx]+\s*(?:\[\s*\d+%\])?\s*$"
+)
 GREP_HINT = "error|err!|fail|panic|exception|traceback|fatal|abort|killed|not ok|not found|undefined|^e  "
 """The search the view suggests: lower case, so smart case matches ``FAILED``, ``Error:``, pytest's ``E`` lines."""
 
@@ -89,10 +95,14 @@ class _Lines:
         for n, c in zip(new, count_tokens_batch([self.text[n] for n in new]), strict=True):
             self.cost[n] = c + 1
 
+    def passing(self, number: int) -> bool:
+        """True for a rendered line that only reports progress: a passing or skipped test, a row of dots."""
+        return PASSING_LINE.search(self.text[number].partition("\t")[2]) is not None
+
     def tail_from(self, budget: int, floor: int, free: frozenset[int] = frozenset()) -> int:
         """The first line of the longest tail (down to ``floor``) that fits ``budget``; ``free`` lines cost nothing."""
         first = self.lf.total_lines + 1
-        used = 0
+        used = run = 0
         window = min(READ_WINDOW, max(4096, budget * 8))
         most = budget // 2 + 1  # lines that can fit: each costs 2 tokens at least (its number, its newline)
         while first > floor:
@@ -101,7 +111,8 @@ class _Lines:
             self.load(batch_first, first - 1)
             for n in range(first - 1, batch_first - 1, -1):
                 cost = 0 if n in free else self.cost[n]
-                if used + cost > budget:
+                run = run + 1 if self.passing(n) else 0
+                if used + cost > budget or run > PASSING_KEEP:
                     return first
                 used += cost
                 first = n
@@ -111,11 +122,12 @@ class _Lines:
     def head_to(self, budget: int, ceiling: int) -> int:
         """The last line of the longest head (up to ``ceiling``) that fits ``budget``."""
         last = 0
-        used = 0
+        used = run = 0
         while last < ceiling:
             self.load(last + 1, min(ceiling, last + 64))
             for n in range(last + 1, min(ceiling, last + 64) + 1):
-                if used + self.cost[n] > budget:
+                run = run + 1 if self.passing(n) else 0
+                if used + self.cost[n] > budget or run > PASSING_KEEP:
                     return last
                 used += self.cost[n]
                 last = n
