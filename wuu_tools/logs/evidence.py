@@ -86,7 +86,12 @@ RULES: tuple[Rule, ...] = (
     _r("exception", _EXCEPTION, 80, before=1),
     _r("python-traceback", r"^\s*Traceback \(most recent call last\):", 40, last_wins=True),
     _r("pytest-e", r"^E\s{2,}\S|^E\s+(?:assert|[A-Z]\w*(?:Error|Exception))\b", 86, before=1, run=True),
-    _r("pytest-location", r"^\S+\.py:\d+: (?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Failure|Exit)\b", 84, run=True),
+    _r(
+        "pytest-location",
+        r"^\S+\.py:\d+: (?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Failure|Exit)\b",
+        84,
+        run=True,
+    ),
     _r("pytest-short", r"^(?:FAILED|ERROR) \S+(?:::\S*|\s+-\s)", 80, run=True),
     _r("unittest", r"^(?:FAIL|ERROR): \S+", 84),
     _r(

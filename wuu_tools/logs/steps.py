@@ -28,15 +28,18 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..core.lines import LineFile, decode_line
-from .evidence import Evidence, Rule, normalize
+from .evidence import Evidence, Rule, classify, normalize
 
 __all__ = ["MAX_STEPS", "STEP_BYTES", "STEP_LINES", "Step", "failing_steps", "step_evidence", "template"]
 
 MAX_STEPS = 3
 STEP_LINES = 4000
 STEP_BYTES = 1 << 20
-STEP_TAIL = 12
+STEP_TAIL = 30
 """Lines of the failing step's end shown as one block (fewer when they do not fit)."""
+CONSEQUENCES = frozenset({"npm", "make", "rust-abort", "gha-exit", "maven-goal", "ci-step-failed"})
+"""Rules of the lines a tool prints after the cause (``npm ERR!`` epilogues, ``make: ***``): skipped at a step's end."""
+CONSEQUENCE_LINES = 80  # lines skipped so at most
 MAX_PICKS = 40  # lines of one step kept as evidence candidates
 PER_TEMPLATE = 2  # lines of one template kept among them
 UNSTRUCTURED_MAX = 45.0  # the highest rank of a step line in a log without step markers
@@ -107,8 +110,12 @@ def signal(text: str) -> int:
     return score
 
 
-def _blank(text: str) -> bool:
-    return not text.strip() or _MARKER_ONLY.search(text) is not None
+def _after_cause(text: str) -> bool:
+    """True for a line that ends a failing step after its cause: blank, a step marker, a tool's own epilogue."""
+    if not text.strip() or _MARKER_ONLY.search(text):
+        return True
+    rule = classify(text)
+    return rule is not None and rule.name in CONSEQUENCES
 
 
 def failing_steps(lf: LineFile, ends: list[int]) -> list[Step]:
@@ -178,7 +185,9 @@ def step_evidence(lf: LineFile, steps: list[Step], structured: bool) -> list[Evi
             continue
         # The step's last lines (marker-only lines at its very end left out), then its end marker.
         tail_last = step.last
-        while tail_last > first and _blank(texts[tail_last - first]):
+        while (
+            tail_last > first and step.last - tail_last < CONSEQUENCE_LINES and _after_cause(texts[tail_last - first])
+        ):
             tail_last -= 1
         if texts[tail_last - first].strip():
             tail_rule = Rule("step-tail", STEP_RULE.pattern, 88, before=STEP_TAIL - 1)

@@ -37,7 +37,7 @@ LINE_CHARS = 320
 """A view line longer than this many characters is cut (``read_saved`` shows it whole)."""
 RUN_MAX = 8  # lines of a run of evidence shown at most
 EVIDENCE_SHARE = 0.65
-STRUCTURED_SHARE = 0.85  # the evidence's share when a failing CI step was found (the log's tail is then boilerplate)
+STRUCTURED_SHARE = 0.92  # the evidence's share when a failing CI step was found (head and tail are boilerplate)
 IN_STEP = 10  # rank bonus of a pattern match inside a failing step ...
 OUT_OF_STEP = 30  # ... and its penalty outside every failing step of a log with step markers
 READ_WINDOW = 256 << 10
@@ -222,7 +222,9 @@ def _fill_evidence(lines: _Lines, plan: _Plan, ranked: list[Evidence], room: int
             generic += 1
         a, b = _block(item, total)
         note = _fold_note(item)
-        spans = [(a, b), (max(a, b - 4), b), (item.line, item.line)] if b - a > 4 else [(a, b), (item.line, item.line)]
+        spans = [(a, b), (item.line, item.line)]
+        if item.rule.name == "step-tail":  # the end of a failing step: as many of its last lines as fit
+            spans = [(max(a, b - k), b) for k in (b - a, 20, 10, 4, 0) if k <= b - a]
         for first, last in spans:
             lines.load(first, last)
             new = [n for n in range(first, last + 1) if n not in shown]
