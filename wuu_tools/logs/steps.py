@@ -45,9 +45,10 @@ PER_TEMPLATE = 2  # lines of one template kept among them
 UNSTRUCTURED_MAX = 45.0  # the highest rank of a step line in a log without step markers
 
 _START = re.compile(
-    r"^\$ \S|travis_(?:fold|time):start:|^##\[group\]|^::group::|section_start:\d+:|^\[Pipeline\] \{ \(|"
+    r"travis_(?:fold|time):start:|^##\[group\]|^::group::|section_start:\d+:|^\[Pipeline\] \{ \(|"
     r"\"\s*exited with \d+\.\s*$"
 )
+_PROMPT = re.compile(r"^\$ \S")  # a command echoed by the CI, or by a tool inside a step: a start of last resort
 _MARKER_ONLY = re.compile(
     r"^(?:travis_(?:fold|time):(?:start|end):\S*\s*)+$|^##\[endgroup\]|^::endgroup::|section_end:"
 )
@@ -70,6 +71,7 @@ _PASSING = re.compile(
     r"(?i)^\s*(?:[✓✔√]|\[\s*(?:ok|pass(?:ed)?|skip(?:ped)?)\s*\]|ok\s+\d+\b|ok\b|pass(?:ed)?\b|skip(?:ped)?\b|"
     r"xfail|xpass|todo\b)|\b(?:PASS(?:ED)?|SKIP(?:PED)?|XFAIL(?:ED)?|XPASS)\b|(?:\.\.\.|…)\s*(?:ok|passed|skipped)\b|"
     r"# (?:SKIP|TODO)\b|\b0 (?:errors?|failures?|failed|failing)\b|\bno (?:errors?|failures?)\b"
+    r"|\s(?:OK|ok|PASS(?:ED)?|passed|[✓✔])\s*(?:\([\d.]+\s*m?s\))?\s*$"
 )
 
 STEP_RULE = Rule("step-line", re.compile(r"(?!)"), 60)
@@ -128,12 +130,16 @@ def failing_steps(lf: LineFile, ends: list[int]) -> list[Step]:
             continue
         raws = lf.read_backward(last, STEP_BYTES, floor=max(1, last - STEP_LINES + 1))
         first = last - len(raws) + 1
-        start = 0
+        start = prompt = 0
         for k in range(len(raws) - 1, -1, -1):
-            text = normalize(decode_line(raws[k][:2048])[0])
-            if _START.search(text):
+            raw = decode_line(raws[k][:2048])[0]
+            text = normalize(raw)
+            if _START.search(text) or (_START.search(raw) if "\r" in raw else False):
                 start = first + k
                 break
+            if not prompt and _PROMPT.search(text):
+                prompt = first + k
+        start = start or prompt
         floor = out[-1].end + 1 if out and out[-1].end else 1
         out.append(Step(start, last, end if end <= lf.total_lines else 0, start or floor))
     return out
