@@ -23,7 +23,12 @@ from .logchunks import PEER_CUTS, CorpusTask, is_dev, load, recalled, views
 
 __all__ = ["TUNED", "corpus_report"]
 
-TUNED: tuple[tuple[str, str, tuple[float, ...]], ...] = (("wuu_tools.logs.view", "EVIDENCE_SHARE", (0.5, 0.65, 0.8)),)
+TUNED: tuple[tuple[str, str, tuple[float, ...]], ...] = (
+    ("wuu_tools.logs.view", "STRUCTURED_SHARE", (0.85, 0.92)),
+    ("wuu_tools.logs.view", "STRUCTURED_EDGE", (60, 160, 400)),
+    ("wuu_tools.logs.view", "OUT_OF_STEP", (0, 30)),
+    ("wuu_tools.logs.steps", "STEP_TAIL", (12, 30, 60)),
+)
 """(module, attribute, grid): the view's parameters whose value could be fitted on the corpus."""
 
 Row = tuple[CorpusTask, bool, int]  # task, recalled, view tokens

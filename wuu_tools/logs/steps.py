@@ -42,7 +42,7 @@ CONSEQUENCES = frozenset({"npm", "make", "rust-abort", "gha-exit", "maven-goal",
 CONSEQUENCE_LINES = 80  # lines skipped so at most
 MAX_PICKS = 40  # lines of one step kept as evidence candidates
 PER_TEMPLATE = 2  # lines of one template kept among them
-UNSTRUCTURED_MAX = 45.0  # the highest rank of a step line in a log without step markers
+UNSTRUCTURED_MAX = 39.0  # the highest rank of a step line in a log without step markers (generic filler)
 
 _START = re.compile(
     r"travis_(?:fold|time):start:|^##\[group\]|^::group::|section_start:\d+:|^\[Pipeline\] \{ \(|"
@@ -196,7 +196,8 @@ def step_evidence(lf: LineFile, steps: list[Step], structured: bool) -> list[Evi
         ):
             tail_last -= 1
         if texts[tail_last - first].strip():
-            tail_rule = Rule("step-tail", STEP_RULE.pattern, 88, before=STEP_TAIL - 1)
+            before = min(STEP_TAIL - 1, tail_last - (step.start or lo))
+            tail_rule = Rule("step-tail", STEP_RULE.pattern, 88, before=before)
             items.append(Evidence(tail_last, tail_rule, texts[tail_last - first], tail_last, score=88.0 + bonus))
         if step.end:
             end_rule = Rule("step-end", STEP_RULE.pattern, 90)

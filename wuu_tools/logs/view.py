@@ -38,6 +38,7 @@ LINE_CHARS = 320
 RUN_MAX = 8  # lines of a run of evidence shown at most
 EVIDENCE_SHARE = 0.65
 STRUCTURED_SHARE = 0.92  # the evidence's share when a failing CI step was found (head and tail are boilerplate)
+STRUCTURED_EDGE = 60  # tokens of head and tail of a log with a failing CI step (its preamble and epilogue)
 IN_STEP = 10  # rank bonus of a pattern match inside a failing step ...
 OUT_OF_STEP = 30  # ... and its penalty outside every failing step of a log with step markers
 READ_WINDOW = 256 << 10
@@ -192,16 +193,18 @@ def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: f
     free = frozenset(n for n in evidence if n > trailing)
     floor = max(evidence - free, default=0) + 1
     rest = body - used - reserve
-    plan.tail_first = lines.tail_from(int(rest * 0.75), floor, free)
+    edge = rest if share < STRUCTURED_SHARE else min(rest, STRUCTURED_EDGE)  # boilerplate around a failing step
+    plan.tail_first = lines.tail_from(int(edge * 0.75), floor, free)
     plan.summaries = [n for n in summaries if n < plan.tail_first and n not in evidence]
     rest += reserve - sum(lines.cost[n] for n in plan.summaries)
     tail_used = sum(lines.cost[n] for n in range(plan.tail_first, total + 1) if n not in free)
     ceiling = min([plan.tail_first - 1, *(n - 1 for n in evidence | set(plan.summaries))])
-    plan.head_last = lines.head_to(rest - tail_used, ceiling)
+    plan.head_last = lines.head_to(edge - tail_used, ceiling)
     if plan.head_last < ceiling and plan.tail_first > max(floor, plan.head_last + 1):
         head_used = sum(lines.cost[n] for n in range(1, plan.head_last + 1))
         summary_cost = sum(lines.cost[n] for n in plan.summaries)
-        plan.tail_first = lines.tail_from(rest - head_used - summary_cost, max(floor, plan.head_last + 1), free)
+        room = edge - head_used - summary_cost
+        plan.tail_first = lines.tail_from(room, max(floor, plan.head_last + 1), free)
         plan.summaries = [n for n in plan.summaries if n < plan.tail_first]
     return plan
 

@@ -1,0 +1,91 @@
+"""The step structure of a CI log (``logs/steps.py``): the failing step's output is the evidence, boilerplate is not."""
+
+from __future__ import annotations
+
+from wuu_tools.core.lines import LineFile
+from wuu_tools.core.store import Store
+from wuu_tools.logs.scan import scan_log
+from wuu_tools.logs.steps import failing_steps, signal, template
+from wuu_tools.logs.view import project_log
+
+ESC = "\x1b"
+
+
+def _travis(steps: list[tuple[str, list[str], int]], preamble: int = 300, epilogue: int = 200) -> str:
+    """A Travis-shaped log: worker preamble, each step's command, output and exit line, then cache upload."""
+    out = [f"{ESC}[33;1mWorker information{ESC}[0m"] + [f"kernel parameter {i}: value {i * 7}" for i in range(preamble)]
+    for k, (cmd, lines, code) in enumerate(steps):
+        out.append(f"travis_time:start:{k:08x}\r{ESC}[0K$ {cmd}")
+        out += lines
+        out.append(f"travis_time:end:{k:08x}:start=1,finish=2,duration=1\r{ESC}[0K")
+        colour = "31" if code else "32"
+        out.append(f'{ESC}[{colour};1mThe command "{cmd}" exited with {code}.{ESC}[0m')
+    out += [f"uploading cache archive part {i} of {epilogue}" for i in range(epilogue)]
+    out.append("Done. Your build exited with 1.")
+    return "\n".join(out) + "\n"
+
+
+def _view(text: str, budget: int = 2000) -> str:
+    return project_log(Store().save(text, "log"), budget=budget, explicit_budget=None).text
+
+
+def test_a_failing_step_without_any_failure_word_is_shown() -> None:
+    # A linter that reports in its own words, no "error" anywhere: only the step structure finds it.
+    lint = ["checking 212 files", "Variable $unused-colour is declared in theme.scss but never read", "1 problem"]
+    log = _travis(
+        [
+            ("install deps", [f"fetched package-{i} 1.{i}.0" for i in range(400)], 0),
+            ("run linter", lint, 1),
+            ("run tests", [f"test case {i} ... ok" for i in range(300)], 0),
+        ]
+    )
+    text = _view(log)
+    assert "Variable $unused-colour is declared in theme.scss but never read" in text
+    assert 'The command "run linter" exited with 1.' in text
+    # The worker preamble and the cache upload are boilerplate: a few lines of them at most.
+    assert sum("kernel parameter" in line for line in text.splitlines()) <= 5
+    assert sum("uploading cache archive" in line for line in text.splitlines()) <= 5
+
+
+def test_passing_lines_with_failure_words_are_not_evidence() -> None:
+    passing = [f"  ✓ returns an error when input {i} is empty" for i in range(60)]
+    failing = ["  1) parser rejects a trailing comma:", "     AssertionError: expected 3 to equal 4"]
+    log = _travis([("npm test", [*passing, "  60 passing", "  1 failing", "", *failing], 1)])
+    with LineFile.open(Store().path(Store().save(log, "log"))) as lf:
+        scan = scan_log(lf)
+        steps = failing_steps(lf, scan.collector.step_ends)
+    assert len(steps) == 1 and steps[0].end > steps[0].last >= steps[0].start > 0
+    assert signal("✓ returns an error when input 3 is empty") == 0
+    assert signal("XFAIL test_known_bug - error expected") == 0
+    assert signal("1) parser rejects a trailing comma:") > 0
+    text = _view(log, budget=600)
+    assert "AssertionError: expected 3 to equal 4" in text
+    assert "1) parser rejects a trailing comma:" in text
+
+
+def test_the_first_failing_step_outranks_a_later_one_and_errors_in_passing_steps() -> None:
+    setup = [f"warning: apt cache {i} stale, error ignored" for i in range(30)]
+    log = _travis(
+        [
+            ("apt-get install", setup, 0),
+            ("make", ["cc -c main.c", "main.c:12:5: error: 'widget' undeclared", "make: *** [all] Error 1"], 2),
+            ("after_failure dump", ["dumping logs", "error: nothing to dump"], 1),
+        ]
+    )
+    text = _view(log, budget=400)
+    assert "main.c:12:5: error: 'widget' undeclared" in text
+    assert text.index('The command "make" exited with 2.') < text.index("after_failure")
+
+
+def test_templates_mask_numbers_paths_and_quoted_strings() -> None:
+    a = template("src/net/io_12.c:40:2: warning: unused variable 'tmp12' [-Wunused]")
+    b = template("lib/core_9.c:7:1: warning: unused variable 'x' [-Wunused]")
+    assert a == b
+    assert template("fetched 0x1f3a in 12.5 s") == template("fetched 0xdeadbeef in 3 s")
+
+
+def test_step_structure_is_bounded_on_a_long_step() -> None:
+    # A failing step of 200,000 lines: only its last lines are read, the failure near its end is found.
+    body = [f"progress {i} of 200000" for i in range(200_000)] + ["Segmentation fault (core dumped) in worker 3"]
+    text = _view(_travis([("stress", body, 139)], preamble=5, epilogue=5), budget=800)
+    assert "Segmentation fault (core dumped) in worker 3" in text
