@@ -94,6 +94,14 @@ RULES: tuple[Rule, ...] = (
     ),
     _r("pytest-short", r"^(?:FAILED|ERROR) \S+(?:::\S*|\s+-\s)", 80, run=True),
     _r("unittest", r"^(?:FAIL|ERROR): \S+", 84),
+    _r("phpt-fail", r"^(?:FAIL|BORK|LEAK)\s.*\[\S+\.phpt\]\s*$|^FAILED TEST SUMMARY\b", 82, run=True),
+    _r(
+        "tex-error",
+        r"^! (?:LaTeX Error|Undefined control sequence|Emergency stop|Missing|Package \S+ Error)",
+        86,
+        after=2,
+    ),
+    _r("xcode-failed", r"^\*\* (?:BUILD|TEST|ARCHIVE) FAILED \*\*|^\s*❌\s", 80),
     _r(
         "compiler-error",
         r"^\S[^:]*:\d+(?::\d+)?:\s+(?:fatal\s+)?error(?:\s*\[[^\]]+\])?:\s|: error C\d{4}:",
@@ -138,6 +146,7 @@ RULES: tuple[Rule, ...] = (
     _r("cargo-stdout", r"^---- \S+ stdout ----$", 50, after=3),
     _r("pytest-section", r"^_{3,} \S.* _{3,}$", 45),
     _r("maven-error", r"^\[ERROR\] \S", 62, run=True),
+    _r("sbt-error", r"^\[error\] \S", 66, run=True),
     _r(
         "aborted",
         r"^Aborted\b|\bAbort trap\b|exit(?:ed)? (?:with )?(?:status|code) [1-9]\d*\b|returned non-zero exit status",
@@ -171,6 +180,14 @@ _SUMMARIES: tuple[re.Pattern[str], ...] = tuple(
 
 # Literals of which every rule above (except noise) and every summary needs at least one.
 KEYS = (
+    "! Missing",
+    "! Package",
+    "Undefined control",
+    "LaTeX Error",
+    "Emergency stop",
+    "BORK",
+    "LEAK",
+    "❌",
     "rror",
     "RROR",
     "ail",
