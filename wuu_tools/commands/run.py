@@ -9,8 +9,9 @@ by keeping its first 7/8 and last 1/8 and recording the drop in a line where the
 A sidecar holds the command, exit code, signal, timing and the line ranges that came
 from stderr. On timeout the whole process tree is ended (:mod:`.procs`).
 
-The first view is :func:`wuu_tools.logs.view.project_log` of that log under a verdict line (exit code
-or signal, timeout, duration, lines and bytes, the log's reference). If the store cannot
+The first view is :func:`wuu_tools.logs.output.project_output` of that log under a verdict line (exit code
+or signal, timeout, duration, lines and bytes, the log's reference): shaped as the output is (search
+results, a diff, JSON, a table, …), error-first when the command failed. If the store cannot
 save, the output is returned unshortened up to the hard cap with a note that the rest was
 lost, and no reference is handed out.
 """
@@ -296,14 +297,24 @@ def run_command(
     verdict = _verdict(run_meta, limit, sink, ref)
     if ref is None:
         return _unsaved(verdict, sink, run_meta)
-    from ..logs.view import project_log
+    from ..logs.output import project_output
 
-    return project_log(ref, budget=resolved, explicit_budget=budget, verdict=verdict, meta=run_meta)
+    view = project_output(
+        ref,
+        budget=resolved,
+        explicit_budget=budget,
+        verdict=verdict,
+        meta=run_meta,
+        exit_code=exit_code,
+        failed=timed_out or sig is not None,
+    )
+    assert view is not None
+    return view
 
 
 def _warm_up() -> None:
     """Import the view and build the tokenizer, beside the command: neither is needed before it ends."""
-    from ..logs import view  # noqa: F401
+    from ..logs import output  # noqa: F401
 
     count_tokens("warm up")
 

@@ -1,0 +1,106 @@
+"""The frame every output-shaped view shares: summary lines on top, whole numbered lines of the saved output below.
+
+:func:`framed` puts a view's own summary (a file index, a diff's stat, a JSON outline, a row
+count) under the verdict and the ``[view: ...]`` line, and fills the rest of the budget with
+the paging engine of ``read_saved`` (:func:`~wuu_tools.views.paging.render_view`): the head of
+the output (``head``), or its head and tail with the middle named (``head and tail``). Its
+continuation is the engine's, so the chain from the first view reads every line of the saved
+output exactly once. Summary lines are derived facts, not lines of the output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count
+from ..core.lines import LineFile
+from ..core.result import ToolResult
+from ..views.paging import Subject, render_view
+
+__all__ = ["LINE_CHARS", "Frame", "cut", "fit_share", "framed", "output_subject"]
+
+LINE_CHARS = 320
+"""A summary or view line longer than this many characters is cut (``read_saved`` shows it whole)."""
+
+
+def output_subject(ref: str) -> Subject:
+    """How the paging engine names a saved command output and asks for more of it."""
+    return Subject(tool="read_saved", key={"ref": ref}, label="output", source=ref, takes_revision=False, terminal=True)
+
+
+def cut(text: str, limit: int = LINE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, the cut marked."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def fit_share(lines: list[str], share: int, more: str = "  …") -> list[str]:
+    """The leading ``lines`` that fit ``share`` tokens (a quarter of the hard cap at most), ``more`` after a cut."""
+    k = fit_count(lines, max(1, share), HARD_CAP_BYTES // 4)
+    return lines if k == len(lines) else [*lines[:k], more]
+
+
+@dataclass
+class Frame:
+    """What a shaped view puts above the lines of the output.
+
+    Attributes:
+        kind: The view's name, shown as ``[view: kind · facts]``.
+        facts: A few words after the name (counts).
+        summary: Derived lines under the view line (an index, a stat, an outline).
+        layout: ``head`` (lines from the start, the rest read forward) or ``head and tail``.
+        meta: Facts merged into the result's ``meta``.
+    """
+
+    kind: str
+    facts: str = ""
+    summary: list[str] = field(default_factory=list)
+    layout: str = "head"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"[view: {self.kind}{' · ' + self.facts if self.facts else ''}]"
+
+
+def framed(
+    lf: LineFile,
+    ref: str,
+    frame: Frame,
+    *,
+    top: list[str],
+    budget: int,
+    explicit_budget: int | None,
+    meta: dict[str, Any],
+) -> ToolResult:
+    """``top`` (the verdict), the frame's view line and summary, then whole lines of the output within ``budget``."""
+    fixed = [*top, frame.label, *frame.summary]
+    fixed_text = "\n".join(fixed)
+    body = max(1, budget - count_tokens(fixed_text) - NOTICE_TOKENS // 2)
+    end_line = lf.total_lines if frame.layout == "head" else None
+    for _ in range(12):
+        page = render_view(
+            lf,
+            output_subject(ref),
+            start_line=1,
+            end_line=end_line,
+            start_char=0,
+            revision=None,
+            budget=body,
+            explicit_budget=explicit_budget,
+        )
+        text = f"{fixed_text}\n{page.text}"
+        size = len(text.encode("utf-8", "surrogatepass"))
+        over = count_tokens(text) - (budget + NOTICE_TOKENS)
+        if (over <= 0 and size <= HARD_CAP_BYTES) or body <= 1:
+            break
+        body = max(1, body - max(over, (size - HARD_CAP_BYTES) // 2, 1) - 4)
+    out_meta = {**meta, **page.meta, "view": frame.kind, **frame.meta}
+    return ToolResult(
+        text=text,
+        complete=page.complete,
+        continuation=page.continuation,
+        source=ref,
+        revision=ref,
+        meta=out_meta,
+    )

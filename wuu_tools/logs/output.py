@@ -1,0 +1,137 @@
+"""The first view of a command's saved output, in the shape the output has.
+
+:func:`project_output` reads a bounded sample of the saved output (:mod:`.shape`), chooses
+its view and says which on the line under the verdict (``[view: search results · …]``):
+
+=================  ===========================================================================
+failing log        the error-first view of :func:`.view.project_log` (non-zero exit, signal,
+                   timeout, or a known toolchain's failure summary in the output)
+search results     :mod:`.searchview`: matches grouped by file, counts, every file named
+diff               :mod:`.diffview`: the files changed with ``+N -M``, then the hunks
+JSON, JSON lines,  :mod:`.dataview`: a bounded outline, then the head
+YAML
+table              :mod:`.headtail`: the row count and columns, head first, then the tail
+output             :mod:`.headtail`: head first, then the tail; warnings counted
+=================  ===========================================================================
+
+An output that fits the budget whole is shown whole, as before, whatever its shape. The
+choice only orders the view: every view's continuation reads the saved output with
+``read_saved``, so nothing is lost when the guess is wrong. ``read_saved``'s own first view
+(``saved=True``) uses only the views whose chain reads each line once (search results with
+the head of the output, diff, structured data, table) and otherwise returns None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.budget import HARD_CAP_BYTES
+from ..core.lines import LineFile
+from ..core.result import ToolResult
+from ..core.store import current_store
+from ..core.text import human_size, plural
+from .frame import Frame, framed
+from .shape import Shape, detect
+from .view import project_log
+
+__all__ = ["SAVED_KINDS", "choose", "project_output"]
+
+SAVED_KINDS = ("search results", "diff", "JSON", "JSON lines", "YAML", "table")
+"""The views ``read_saved``'s first view of a command's output may take."""
+
+
+def choose(ref: str, exit_code: int | None, failed: bool = False) -> Shape:
+    """The shape of the saved output ``ref`` (see :func:`.shape.detect`)."""
+    with LineFile.open(current_store().path(ref), what=ref) as lf:
+        return detect(lf, exit_code, failed)
+
+
+def _fits_whole(size: int, budget: int) -> bool:
+    """Whether :func:`.view.project_log` may show an output this size whole (the same bound it uses)."""
+    return size <= min(HARD_CAP_BYTES - 2048, budget * 8)
+
+
+def project_output(
+    ref: str,
+    *,
+    budget: int,
+    explicit_budget: int | None,
+    verdict: str | None = None,
+    meta: dict[str, Any] | None = None,
+    exit_code: int | None = None,
+    failed: bool = False,
+    saved: bool = False,
+) -> ToolResult | None:
+    """The first view of the saved output ``ref`` in the shape it has, within ``budget`` tokens.
+
+    Args:
+        ref: Reference of a command's output saved in the current store.
+        budget: The resolved token budget of the view.
+        explicit_budget: The budget the caller gave (repeated in the continuation), or None.
+        verdict: The first line (exit code, duration, …); a plain description if None.
+        meta: Facts merged into the result's ``meta``.
+        exit_code: The command's exit code (None when unknown: then only the output decides).
+        failed: The command was ended by a signal or a timeout.
+        saved: ``read_saved``'s first view: None unless the view is one of :data:`SAVED_KINDS`.
+
+    Returns:
+        The view; None only with ``saved`` when the paging view of ``read_saved`` serves better.
+    """
+    store = current_store()
+    with LineFile.open(store.path(ref), what=ref) as lf:
+        shape = detect(lf, exit_code, failed)
+        if saved and shape.kind not in SAVED_KINDS:
+            return None
+        facts = {**(meta or {}), "view": shape.kind, "view_reason": shape.why}
+        if not saved and (lf.total_lines == 0 or _fits_whole(lf.size, budget)):
+            whole = project_log(ref, budget=budget, explicit_budget=explicit_budget, verdict=verdict, meta=facts)
+            if whole.complete:
+                return whole
+        if shape.kind == "failing log":
+            head = verdict or f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
+            return project_log(
+                ref,
+                budget=budget,
+                explicit_budget=explicit_budget,
+                verdict=f"{head}\n[view: failing log · error evidence first]",
+                meta=facts,
+            )
+        top = [verdict] if verdict else []
+        if shape.kind == "search results" and not saved:
+            from .searchview import project_search
+
+            return project_search(
+                lf, ref, shape.style, top=top, budget=budget, explicit_budget=explicit_budget, meta=facts
+            )
+        frame = _frame(lf, shape, budget)
+        if frame is None:
+            if saved:
+                return None
+            shape = Shape("output", f"{shape.kind} guessed, but it does not parse")
+            facts.update(view="output", view_reason=shape.why)
+            frame = _frame(lf, shape, budget)
+            assert frame is not None
+        if saved:
+            top = [f"[saved {ref}]"]
+        elif not verdict:
+            top = [f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"]
+        return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=facts)
+
+
+def _frame(lf: LineFile, shape: Shape, budget: int) -> Frame | None:
+    kind = shape.kind
+    if kind == "search results":
+        from .searchview import search_frame
+
+        return search_frame(lf, shape.style)
+    if kind == "diff":
+        from .diffview import diff_frame
+
+        return diff_frame(lf, budget)
+    if kind in ("JSON", "JSON lines", "YAML"):
+        from .dataview import data_frame
+
+        return data_frame(lf, kind, budget)
+    from .headtail import output_frame, table_frame
+
+    return table_frame(lf, shape) if kind == "table" else output_frame(lf)

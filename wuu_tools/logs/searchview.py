@@ -1,0 +1,261 @@
+"""The first view of search results: matches grouped by file, a count per file and in all, every file named.
+
+``grep -rn``, ``rg``, ``git grep -n``, ``grep -c`` and ``rg --heading`` output is read once
+(:mod:`.searchindex`). The view then shows, file after file in output order, a heading with
+the file's match count and the output lines it spans, and its first matches (numbered by
+their line in the saved output, the repeated path left out). The files whose matches do
+not fit are still all named, grouped by folder with their counts, in a few tokens each —
+about 200 files fit the default budget. The continuation reads the saved output forward from
+the first line not shown to the last (``read_saved``), so following it shows every line;
+the first matches of the later files, shown here out of order, come again along that chain.
+
+With ``spread=False`` (``read_saved``'s own first view, whose chain shows each line once) the
+lines shown are the head of the output only, under the same index of every file.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch, fit_count
+from ..core.lines import LineFile, decode_line
+from ..core.result import ToolResult, call_text, continuation
+from ..core.text import clean_terminal, human_size, number_line, plural, ranges
+from .frame import Frame, cut, framed
+from .searchindex import FileHits, SearchIndex, index_hits
+
+__all__ = ["project_search", "search_frame"]
+
+PER_FILE = (12, 8, 5, 3, 2, 1)  # first matches per file tried, most first
+INDEX_SHARE = 0.8  # of the body, at most, for the names of files whose matches are not shown
+
+
+def _facts(index: SearchIndex) -> str:
+    files = index.matching
+    facts = f"{plural(index.matches, 'match', 'matches')} in {plural(len(files), 'file')}"
+    if index.zero_files:
+        facts += f" ({index.zero_files:,} more listed with 0)"
+    if index.capped:
+        facts += f" in the first {index.scanned_to:,} lines (counting stopped there)"
+    return facts
+
+
+def _folder_groups(files: list[FileHits]) -> list[tuple[str, int]]:
+    """Files named in few tokens: ``folder/: name count, …`` lines (20 names at most each) and how many each names."""
+    groups: dict[str, list[str]] = {}
+    for f in files:
+        folder, name = posixpath.split(f.path)
+        groups.setdefault(folder, []).append(f"{name} {f.count:,}")
+    out = []
+    for folder, names in groups.items():
+        for i in range(0, len(names), 20):
+            out.append(
+                (f"  {folder + '/' if folder else './'}: {', '.join(names[i : i + 20])}", len(names[i : i + 20]))
+            )
+    return out
+
+
+def _folder_lines(files: list[FileHits], room: int) -> tuple[list[str], int]:
+    """The lines of :func:`_folder_groups` that fit ``room`` tokens, and how many files are left unnamed."""
+    groups = _folder_groups(files)
+    lines = [line for line, _ in groups]
+    k = fit_count(lines, max(room, 0), HARD_CAP_BYTES // 2)
+    if k == len(lines):
+        return lines, 0
+    rest = sum(n for _, n in groups[k:])
+    return [*lines[:k], f"  … and {plural(rest, 'more file')}: read them in order with the continuation"], rest
+
+
+def search_frame(lf: LineFile, style: str) -> Frame:
+    """The frame of ``read_saved``'s first view: the facts and every file named above the head of the output."""
+    index = index_hits(lf, style)
+    files = index.matching
+    summary = ["[files (matches):]", *(line for line, _ in _folder_groups(files))] if len(files) > 1 else []
+    return Frame("search results", _facts(index), summary, "head", _meta(index))
+
+
+def _meta(index: SearchIndex) -> dict[str, Any]:
+    return {"matches": index.matches, "files": len(index.matching), "counted_lines": index.scanned_to}
+
+
+class _Texts:
+    """Rendered view lines (path left out), read on demand, with their token costs."""
+
+    def __init__(self, lf: LineFile, width: int) -> None:
+        self.lf = lf
+        self.width = width
+        self.text: dict[int, str] = {}
+        self.cost: dict[int, int] = {}
+
+    def load(self, numbers: list[int], strip: dict[int, str]) -> None:
+        todo = [n for n in numbers if n not in self.text]
+        for n in todo:
+            raws, _giant = self.lf.read_forward(n, n, 4096)
+            text, _bad = decode_line(raws[0]) if raws else ("", False)
+            text = clean_terminal(text)
+            prefix = strip.get(n, "")
+            if prefix and text.startswith(prefix + ":"):
+                text = text[len(prefix) + 1 :]
+            self.text[n] = number_line(n, cut(text), self.width)
+        for n, c in zip(todo, count_tokens_batch([self.text[n] for n in todo]), strict=True):
+            self.cost[n] = c + 1
+
+
+def _heading(f: FileHits) -> str:
+    span = f"line {f.first:,}" if f.first == f.last else f"lines {f.first:,}-{f.last:,}"
+    return f"== {f.path} · {plural(f.count, 'match', 'matches')} · {span}"
+
+
+def _name_costs(files: list[FileHits]) -> list[int]:
+    """Tokens each file takes when only named (its folder's name charged to the folder's first file)."""
+    entries = [f"{posixpath.split(f.path)[1]} {f.count:,}" for f in files]
+    costs = [c + 1 for c in count_tokens_batch(entries)]
+    seen: set[str] = set()
+    folders = [posixpath.split(f.path)[0] for f in files]
+    new = [i for i, d in enumerate(folders) if not (d in seen or seen.add(d))]  # type: ignore[func-returns-value]
+    for i, c in zip(new, count_tokens_batch([f"  {folders[i]}/: " for i in new]), strict=True):
+        costs[i] += c + 1
+    return costs
+
+
+def _layout(texts: _Texts, files: list[FileHits], room: int, style: str) -> tuple[dict[int, list[int]], int]:
+    """Match lines shown per file (a leading run of files) and the tokens left for naming the others.
+
+    The most files shown first (every later file must still fit by name), then the most
+    matches per file, then, with the room left, more matches of the files shown, in order.
+    """
+    heads = [c + 1 for c in count_tokens_batch([_heading(f) for f in files])]
+    names = _name_costs(files)
+    after = [0] * (len(files) + 1)  # after[i]: naming files i.. costs this much
+    for i in range(len(files) - 1, -1, -1):
+        after[i] = after[i + 1] + names[i]
+    chosen: dict[int, list[int]] = {}
+    used = 0
+    for k in PER_FILE:
+        want = [n for f in files for n in f.hits[:k]]
+        if len(want) > 4000 and k != PER_FILE[-1]:
+            continue
+        texts.load(want[:4000], {n: f.path for f in files for n in f.hits[:k]} if style == "lines" else {})
+        chosen, used = {}, 0
+        for i, f in enumerate(files):
+            lines = [n for n in f.hits[:k] if n in texts.cost]
+            cost = heads[i] + sum(texts.cost[n] for n in lines)
+            if not lines or used + cost + after[i + 1] > room:
+                break
+            chosen[i] = lines
+            used += cost
+        if len(chosen) == len(files):
+            break
+    left = room - used - after[len(chosen)]
+    for i in sorted(chosen):
+        f = files[i]
+        extra = f.hits[len(chosen[i]) : len(chosen[i]) + 200]
+        if not extra or left <= 0:
+            continue
+        texts.load(extra, {n: f.path for n in extra} if style == "lines" else {})
+        for n in extra:
+            if texts.cost[n] > left:
+                left = 0
+                break
+            chosen[i].append(n)
+            left -= texts.cost[n]
+    spent = sum(heads[i] + sum(texts.cost[n] for n in chosen[i]) for i in chosen)
+    return chosen, room - spent
+
+
+def project_search(
+    lf: LineFile,
+    ref: str,
+    style: str,
+    *,
+    top: list[str],
+    budget: int,
+    explicit_budget: int | None,
+    meta: dict[str, Any],
+) -> ToolResult:
+    """The first view of search results in ``lf`` (see the module docstring); ``top`` is the verdict."""
+    index = index_hits(lf, style)
+    files = index.matching
+    if not files:  # nothing counted after all: the output's head, with what the count said
+        frame = Frame("search results", _facts(index), [], "head and tail", _meta(index))
+        return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=meta)
+    total = lf.total_lines
+    texts = _Texts(lf, len(str(total)))
+    label = f"[view: search results · {_facts(index)} · first matches of each file]"
+    fixed = "\n".join([*top, label])
+    room = budget - count_tokens(fixed) - NOTICE_TOKENS // 2 - 40
+    for _ in range(8):
+        chosen, name_room = _layout(texts, files, max(room, 1), style)
+        text, shown, cont, named = _render(texts, files, chosen, name_room, ref, fixed, explicit_budget)
+        over = count_tokens(text) - (budget + NOTICE_TOKENS)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if (over <= 0 and size <= HARD_CAP_BYTES) or room <= 1:
+            break
+        room -= max(over, (size - HARD_CAP_BYTES) // 2, 1) + 8
+    omitted = _complement(shown, total)
+    out_meta = {
+        **meta,
+        "total_lines": total,
+        "shown": shown,
+        "omitted": omitted,
+        "view": "search results",
+        **_meta(index),
+        "files_shown": len(chosen),
+        "files_named": len(chosen) + named,
+    }
+    return ToolResult(text=text, complete=cont is None, continuation=cont, source=ref, revision=ref, meta=out_meta)
+
+
+def _render(
+    texts: _Texts,
+    files: list[FileHits],
+    chosen: dict[int, list[int]],
+    name_room: int,
+    ref: str,
+    fixed: str,
+    explicit_budget: int | None,
+) -> tuple[str, list[list[int]], dict[str, Any] | None, int]:
+    """The view's text, the lines shown, the continuation and how many files are named without matches."""
+    out = [fixed]
+    shown: list[int] = []
+    for i in sorted(chosen):
+        f = files[i]
+        out.append(_heading(f))
+        out.extend(texts.text[n] for n in chosen[i])
+        shown.extend(chosen[i])
+    rest = files[len(chosen) :]
+    named = 0
+    if rest:
+        out.append(f"[{plural(len(rest), 'more file')}, matches not shown here (name count):]")
+        lines, unnamed = _folder_lines(rest, name_room)
+        out.extend(lines)
+        named = len(rest) - unnamed
+    total = texts.lf.total_lines
+    shown_r = ranges(shown)
+    omitted = _complement(shown_r, total)
+    cont = None
+    if omitted:
+        a, b = omitted[0][0], omitted[-1][1]
+        cont = continuation(
+            "read_saved", ref=ref, start_line=a, end_line=b if b < total else None, budget=explicit_budget
+        )
+        n = sum(y - x + 1 for x, y in omitted)
+        size = sum(texts.lf.span_bytes(x, y) for x, y in omitted)
+        out.append(
+            f"[not shown: {plural(n, 'line')} ({human_size(size)}); all in order: {call_text(cont)}"
+            f' · one file: read_saved(ref="{ref}", pattern="^PATH:")]'
+        )
+    return "\n".join(out), shown_r, cont, named
+
+
+def _complement(shown: list[list[int]], total: int) -> list[list[int]]:
+    out: list[list[int]] = []
+    nxt = 1
+    for a, b in shown:
+        if a > nxt:
+            out.append([nxt, a - 1])
+        nxt = max(nxt, b + 1)
+    if nxt <= total:
+        out.append([nxt, total])
+    return out
