@@ -1,7 +1,9 @@
 """``wuu project``: project an external tool's result read from stdin (MCP result JSON, any JSON, or text).
 
-``--kind auto`` (the default) reads stdin as JSON when it parses, else as text; ``text`` and
-``json`` force one reading; ``log`` saves stdin as a log and shows its error-first view.
+``--kind auto`` (the default) reads stdin as JSON when it parses; else a text shaped as a command's
+output (a failing log, search results, a diff, JSON lines, a table) is saved and shown in its shape
+(:func:`wuu_tools.logs.output.project_output`), any other text as a text result. ``text`` and ``json``
+force one reading; ``log`` saves stdin as a log and shows its error-first view.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from ..core.errors import StoreError
 from ..core.result import ToolResult
 from ..core.store import current_store
 from .output import fail, run_tool
+
+OUTPUT_SHAPES = ("failing log", "search results", "diff", "JSON lines", "table")
+"""Shapes of a text on stdin that ``--kind auto`` shows as a command's output (the others as a text result)."""
 
 
 class Kind(str, Enum):
@@ -51,7 +56,9 @@ def _parse(data: bytes, kind: Kind) -> Any:
         return data
 
 
-def _project_log(data: bytes, tool: str | None, budget: int | None) -> ToolResult:
+def _project_log(data: bytes, tool: str | None, budget: int | None, forced: bool = True) -> ToolResult:
+    """``data`` saved as a command's output and shown error-first (``forced``) or in the shape it has."""
+    from ..logs.output import project_output
     from ..logs.view import project_log
 
     resolved = resolve_budget(budget)
@@ -59,9 +66,20 @@ def _project_log(data: bytes, tool: str | None, budget: int | None) -> ToolResul
         ref = current_store().save(data, "log", {"tool": tool} if tool else None)
     except StoreError:
         return project_result(data, tool=tool, budget=budget)  # says the rest could not be saved
-    return project_log(
-        ref, budget=resolved, explicit_budget=budget, verdict=None, meta={"tool": tool} if tool else None
-    )
+    meta = {"tool": tool} if tool else None
+    if forced:
+        return project_log(ref, budget=resolved, explicit_budget=budget, verdict=None, meta=meta)
+    view = project_output(ref, budget=resolved, explicit_budget=budget, meta=meta)
+    assert view is not None
+    return view
+
+
+def _output_shape(text: str) -> str:
+    """The shape :mod:`wuu_tools.logs.shape` sees in a text (from its first and last lines)."""
+    from ..logs.shape import SAMPLE_LINES, classify
+
+    lines = text.split("\n")
+    return classify(lines[:SAMPLE_LINES], lines[-SAMPLE_LINES:], exit_code=None).kind
 
 
 def project_result(result: Any, tool: str | None = None, budget: int | None = None) -> ToolResult:
@@ -87,4 +105,7 @@ def register(app: typer.Typer) -> None:
             run_tool(lambda: _project_log(data, tool, budget), as_json)
             return
         value = _parse(data, kind)
+        if kind is Kind.auto and isinstance(value, str) and _output_shape(value) in OUTPUT_SHAPES:
+            run_tool(lambda: _project_log(data, tool, budget, forced=False), as_json)
+            return
         run_tool(lambda: project_result(value, tool=tool, budget=budget), as_json)

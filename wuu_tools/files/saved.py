@@ -69,6 +69,10 @@ def read_saved(
             if start_char:
                 raise InvalidArgument("start_char cannot be combined with pattern")
             return _grep(lf, ref, pattern, start_line, end_line, resolved, budget, raw)
+        if start_line == 1 and end_line is None and not start_char and not raw and ref.startswith("log-"):
+            shaped = _shaped(ref, resolved, budget)
+            if shaped is not None:
+                return shaped
         key: dict[str, Any] = {"ref": ref, "raw": True} if raw else {"ref": ref}
         return render_view(
             lf,
@@ -94,6 +98,23 @@ def _clean_block(text: str) -> str:
     if "\x1b" not in text and "\r" not in text:
         return text
     return "\n".join(clean_terminal(line) for line in text.split("\n"))
+
+
+def _shaped(ref: str, budget: int, explicit: int | None) -> ToolResult | None:
+    """The first view of a command's saved output in its shape (search results, diff, data, table), if it has one."""
+    from ..logs.output import project_output
+
+    facts = current_store().meta(ref)
+    code = facts.get("exit_code")
+    failed = bool(facts.get("timed_out") or facts.get("signal"))
+    return project_output(
+        ref,
+        budget=budget,
+        explicit_budget=explicit,
+        exit_code=code if isinstance(code, int) else None,
+        failed=failed,
+        saved=True,
+    )
 
 
 def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int, raw: bool) -> tuple[list[int], int]:

@@ -20,6 +20,7 @@ from ..views.paging import Subject, render_view
 
 __all__ = ["LINE_CHARS", "Frame", "cut", "fit_share", "framed", "output_subject"]
 
+SUMMARY_SHARE = 0.6  # of the budget, at most, for the lines above the output's own lines
 LINE_CHARS = 320
 """A summary or view line longer than this many characters is cut (``read_saved`` shows it whole)."""
 
@@ -74,7 +75,10 @@ def framed(
     meta: dict[str, Any],
 ) -> ToolResult:
     """``top`` (the verdict), the frame's view line and summary, then whole lines of the output within ``budget``."""
-    fixed = [*top, frame.label, *frame.summary]
+    fixed = [*top, frame.label]
+    room = int(budget * SUMMARY_SHARE) - count_tokens("\n".join(fixed))
+    if frame.summary and room > 0:
+        fixed += fit_share(frame.summary, room) if count_tokens("\n".join(frame.summary)) > room else frame.summary
     fixed_text = "\n".join(fixed)
     body = max(1, budget - count_tokens(fixed_text) - NOTICE_TOKENS // 2)
     end_line = lf.total_lines if frame.layout == "head" else None

@@ -123,7 +123,7 @@ def _frame(lf: LineFile, shape: Shape, budget: int) -> Frame | None:
     if kind == "search results":
         from .searchview import search_frame
 
-        return search_frame(lf, shape.style)
+        return search_frame(lf, shape.style, budget)
     if kind == "diff":
         from .diffview import diff_frame
 

@@ -67,11 +67,11 @@ def _folder_lines(files: list[FileHits], room: int) -> tuple[list[str], int]:
     return [*lines[:k], f"  … and {plural(rest, 'more file')}: read them in order with the continuation"], rest
 
 
-def search_frame(lf: LineFile, style: str) -> Frame:
-    """The frame of ``read_saved``'s first view: the facts and every file named above the head of the output."""
+def search_frame(lf: LineFile, style: str, budget: int) -> Frame:
+    """``read_saved``'s first view: the facts, the files named (half the budget at most), then the head."""
     index = index_hits(lf, style)
     files = index.matching
-    summary = ["[files (matches):]", *(line for line, _ in _folder_groups(files))] if len(files) > 1 else []
+    summary = ["[files (matches):]", *_folder_lines(files, budget // 2)[0]] if len(files) > 1 else []
     return Frame("search results", _facts(index), summary, "head", _meta(index))
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "FAILURE",
     "HEAD_BYTES",
     "KINDS",
+    "SAMPLE_LINES",
     "SEARCH_LINE",
     "TAIL_BYTES",
     "WARNING",
@@ -55,6 +56,7 @@ SEARCH_LINE = re.compile(
     r"^(?P<path>(?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*?):(?P<line>\d+)(?::(?P<col>\d+))?[:-](?P<text>.*)$"
 )
 _COUNT_LINE = re.compile(r"^(?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*:\d+$")  # grep -c
+_CONTEXT = re.compile(r"-\d+-")
 _HEADING_MATCH = re.compile(r"^\d+[:-]")  # rg --heading: the lines under a file name
 _PATHISH = re.compile(r"^[\w.@~+-]*[/.][\w./@~+-]*$")
 _COMPILER = re.compile(r"^\s*(?:fatal error|error|warning|note|remark)\b", re.IGNORECASE)
@@ -173,10 +175,12 @@ def _is_diff(head: Sequence[str]) -> bool:
 
 def _search_style(body: Sequence[str]) -> str:
     n = len(body)
-    hits = sum(1 for s in body if SEARCH_LINE.match(s))
-    seps = sum(1 for s in body if s == "--")
+    found = [m for s in body if (m := SEARCH_LINE.match(s)) is not None]
+    hits = len(found)
+    paths = {m.group("path") for m in found}
+    seps = sum(1 for s in body if s == "--" or _is_context(s, paths))
     if hits and (hits + seps) >= 0.8 * n:
-        texts = [m.group("text") for s in body if (m := SEARCH_LINE.match(s)) is not None]
+        texts = [m.group("text") for m in found]
         compiler = sum(1 for t in texts if _COMPILER.match(t))
         return "" if compiler >= 0.3 * len(texts) else "lines"
     counts = sum(1 for s in body if _COUNT_LINE.match(s))
@@ -187,6 +191,11 @@ def _search_style(body: Sequence[str]) -> str:
     if heads and under and heads + under + seps >= 0.9 * n and under >= heads:
         return "heading"
     return ""
+
+
+def _is_context(line: str, paths: set[str]) -> bool:
+    """A ``path-12-text`` context line (``grep -C``) of a file that has hits."""
+    return any(line[: m.start()] in paths for m in _CONTEXT.finditer(line))
 
 
 def _data_kind(body: Sequence[str], tail: Sequence[str]) -> str:
@@ -221,6 +230,8 @@ def _table(body: Sequence[str]) -> Shape | None:
             return Shape("table", "upper-case column names over rows (ps, docker ps)", header_rows=1)
     for delim in ("\t", ","):
         want = body[0].count(delim)
+        if delim == "," and sum(1 for s in body if ", " in s) >= 0.5 * n:
+            continue  # prose, not CSV
         if want >= (1 if delim == "\t" else 2) and sum(1 for s in body if s.count(delim) == want) >= 0.9 * n:
             return Shape("table", "delimited rows (CSV/TSV)", header_rows=1, delimiter=delim)
     return None
