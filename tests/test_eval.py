@@ -73,7 +73,7 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
 
 
 def test_suite_covers_every_tool_and_answers_are_in_the_sources(suite: list[Task]) -> None:
-    assert {t.kind for t in suite} == {"log", "file", "config", "tree", "transcript", "mcp"}
+    assert {t.kind for t in suite} == {"log", "output", "file", "config", "tree", "transcript", "mcp"}
     own = [t for t in suite if t.id.startswith("log-")]
     assert len(own) == 21  # seven toolchains x start/middle/end
     shared = REPO / "fixtures" / "logs" / "generate.py"

@@ -19,7 +19,7 @@ from typing import Any
 
 from .agent import Call
 from .peers import Doc, Peer
-from .tasks import Task, mcp_result, normalize
+from .tasks import COMMAND_KINDS, Task, mcp_result, normalize
 
 __all__ = ["PeerPolicy", "listing", "mcp_text"]
 
@@ -106,7 +106,7 @@ class _PeerRun:
 
     def _first(self) -> Call:
         kind, doc = self.task.kind, self.doc
-        if kind == "log":
+        if kind in COMMAND_KINDS:
             call = self._through_shell(self.task.source["label"], doc.text, 0)
             if self.peer.saves and call.text != doc.text:
                 self.saved = True
@@ -147,12 +147,12 @@ class _PeerRun:
         opt = "-i " if s.ignore_case else ""
         if kind == "tree":
             command = f"find . -path '*{s.pattern}*'"
-        elif kind == "log" and not self.saved:
+        elif kind in COMMAND_KINDS and not self.saved:
             command = f"{self.task.source['label']} 2>&1 | grep -n {opt}-E '{s.pattern}'"
         else:
             target = SAVED_AS if self.saved else self.doc.name
             command = f"grep -n {'-o ' if s.mode == 'only' else ''}{opt}-E '{s.pattern}' {target}"
-        rerun = kind == "log" and not self.saved
+        rerun = kind in COMMAND_KINDS and not self.saved
         call = self._through_shell(command, "\n".join(out) + ("\n" if out else ""), None, reexecuted=rerun)
         call.search = True
         yield call
@@ -180,7 +180,7 @@ class _PeerRun:
         kind = self.task.kind
         if kind == "mcp" and not self.saved:
             return
-        if kind == "log" and not self.saved:
+        if kind in COMMAND_KINDS and not self.saved:
             # Neither shown whole nor saved: run it again into a file, then read that.
             yield self._call(
                 self._shell(f"{self.task.source['label']} > {RERUN_AS} 2>&1"), "(no output)", set(), reexecuted=True

@@ -1,6 +1,7 @@
 """The task model, the generated suite, and the real material in ``../shared/realdata`` with its ground truth.
 
 A task is one question about one source, answered by one tool: the command's failing log,
+a successful command's output (search results, a patch, JSON),
 a file, a tree, a transcript or an MCP result. Its evidence is a list of groups of
 alternative strings; the task is solved when, for every group, one of its strings is
 visible in what the agent has been shown (and, for a screenshot, when the image reached the
@@ -17,7 +18,10 @@ from typing import Any
 
 from wuu_tools.core.text import clean_terminal
 
-__all__ = ["Evidence", "Search", "Task", "load_manifest", "mcp_result", "normalize", "realdata_tasks"]
+__all__ = ["COMMAND_KINDS", "Evidence", "Search", "Task", "load_manifest", "mcp_result", "normalize", "realdata_tasks"]
+
+COMMAND_KINDS = ("log", "output")
+"""Tasks about a command's output: a failing build (``log``) or a command that printed data (``output``)."""
 
 LOG_GREP = "error|fail|panic|exception|assert|undefined"
 """The generic pattern an agent greps a failing log for (case-insensitive), the same for every policy."""
@@ -53,7 +57,7 @@ class Task:
     """One question about one source."""
 
     id: str
-    kind: str  # log | file | config | tree | transcript | mcp
+    kind: str  # log | output | file | config | tree | transcript | mcp
     question: str
     source: dict[str, Any]
     evidence: Evidence

@@ -23,7 +23,7 @@ from wuu_tools.core.result import ToolResult, call_text, continuation
 from wuu_tools.toolset.toolset import TOOLS
 
 from .agent import Call
-from .tasks import Task, mcp_result, normalize
+from .tasks import COMMAND_KINDS, Task, mcp_result, normalize
 
 __all__ = ["Progress", "WuuPolicy", "tool"]
 
@@ -108,7 +108,7 @@ class _WuuRun:
         task = self.task
         kind = task.kind
         path = str(task.path)
-        if kind == "log":
+        if kind in COMMAND_KINDS:
             argv = ["sh", "-c", 'cat "$1"; exit "$2"', "sh", path, str(task.source.get("exit_code", 1))]
             label = f'run_command(command="{task.source["label"]}")'
             call, first = self._invoke("run_command", self._args(command=argv), label)
@@ -142,7 +142,7 @@ class _WuuRun:
         assert s is not None
         kind = self.task.kind
         path = str(self.task.path)
-        if kind in ("log", "mcp"):
+        if kind in (*COMMAND_KINDS, "mcp"):
             if first.source:
                 pattern = f"(?i){s.pattern}" if s.ignore_case else s.pattern
                 yield self._searched("read_saved", self._args(ref=first.source, pattern=pattern))

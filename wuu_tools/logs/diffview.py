@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from ..core.lines import LineFile
 from ..core.text import plural
 from .frame import Frame, cut, fit_share
-from .lineiter import SCAN_BYTES, OutputLines
+from .lineiter import OutputLines
 
 __all__ = ["Commit", "DiffStat", "FileChange", "diff_frame", "diff_stat"]
 
+DIFF_SCAN_BYTES = 4 << 20  # a diff is followed line by line this far (100,000 lines: about 0.2 s)
 STAT_SHARE = 0.4  # of the budget, at most, for the list of files
+COMMITS_SHARE = 0.5  # ... and for the list of commits of a ``git log -p``
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _COMMIT = re.compile(r"^commit ([0-9a-f]{7,64})\b")
 
@@ -77,7 +79,7 @@ def diff_stat(lf: LineFile) -> DiffStat:
     want_subject = git_header = False
     pending_minus: str | None = None
     pending_line = 0
-    lines = OutputLines(lf)
+    lines = OutputLines(lf, DIFF_SCAN_BYTES)
     n = 0
     for text in lines:
         n += 1
@@ -142,8 +144,54 @@ def _file_line(f: FileChange, indent: str) -> str:
     return cut(f"{indent}{f.path} {change} (line {f.line:,})")
 
 
+def _commit_line(c: Commit, files: bool) -> str:
+    head = f"commit {c.sha[:12]} (line {c.line:,}) {c.subject}"
+    if files:
+        return cut(head)
+    head = f"{c.sha[:8]} (line {c.line:,}) {c.subject}"
+    added = sum(f.added for f in c.files)
+    removed = sum(f.removed for f in c.files)
+    return cut(f"{head} · {plural(len(c.files), 'file')} +{added:,} -{removed:,}")
+
+
+def _by_folder(files: list[FileChange], indent: str) -> list[str]:
+    """Files grouped by folder, ``name +N -M`` each, 12 a line."""
+    groups: dict[str, list[str]] = {}
+    for f in files:
+        folder, _, name = f.path.rpartition("/")
+        change = "binary" if f.binary else f"+{f.added:,} -{f.removed:,}"
+        groups.setdefault(folder, []).append(f"{name} {change}")
+    return [
+        cut(f"{indent}{folder + '/' if folder else './'}: {', '.join(names[i : i + 12])}", 600)
+        for folder, names in groups.items()
+        for i in range(0, len(names), 12)
+    ]
+
+
+def _listings(stat: DiffStat) -> list[list[str]]:
+    """The list of changes at three levels of detail, the most detailed first."""
+    full: list[str] = []
+    compact: list[str] = []
+    commits: list[str] = []
+    for c in stat.commits:
+        indent = "  " if c.sha else ""
+        if c.sha:
+            full.append(_commit_line(c, True))
+            compact.append(_commit_line(c, True))
+            commits.append(_commit_line(c, False))
+        full.extend(_file_line(f, indent) for f in c.files)
+        compact.extend(_by_folder(c.files, indent))
+        if not c.sha:
+            commits.extend(_by_folder(c.files, indent))
+    return [full, compact, commits]
+
+
 def diff_frame(lf: LineFile, budget: int) -> Frame:
-    """The frame of a diff: facts, then the commits and their files (a share of ``budget``), above the head."""
+    """The frame of a diff: facts, then the commits and their files (a share of ``budget``), above the head.
+
+    The files are listed one a line with the line their diff starts on; when that list is too
+    long, grouped by folder; when that is too long too, the commits alone with their counts.
+    """
     stat = diff_stat(lf)
     files = stat.files
     added = sum(f.added for f in files)
@@ -154,13 +202,14 @@ def diff_frame(lf: LineFile, budget: int) -> Frame:
         facts.append(plural(len(commits), "commit"))
     facts.append(f"{plural(len(files), 'file')} · +{added:,} -{removed:,}")
     if stat.capped:
-        facts.append(f"counted in the first {stat.scanned_to:,} lines ({SCAN_BYTES >> 20} MiB)")
-    summary: list[str] = []
-    for c in stat.commits:
-        if c.sha:
-            summary.append(cut(f"commit {c.sha[:12]} (line {c.line:,}) {c.subject}"))
-        summary.extend(_file_line(f, "  " if c.sha else "") for f in c.files)
-    shown = fit_share(summary, int(budget * STAT_SHARE), "")
+        facts.append(f"counted in the first {stat.scanned_to:,} lines ({DIFF_SCAN_BYTES >> 20} MiB)")
+    share = int(budget * (STAT_SHARE if len(commits) < 2 else COMMITS_SHARE))
+    levels = _listings(stat)
+    shown: list[str] = []
+    for summary in levels:
+        shown = fit_share(summary, share, "")
+        if shown is summary:
+            break
     if shown and shown[-1] == "":
         left = len(summary) - (len(shown) - 1)
         shown[-1] = f"  … {plural(left, 'more line')} of the list: read on with the continuation"

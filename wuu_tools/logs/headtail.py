@@ -55,7 +55,7 @@ def warnings(lf: LineFile, limit: int = SCAN_BYTES) -> tuple[int, list[int]]:
         cut_at = data.rfind(b"\n") + 1 if pos < end else len(data)
         data, carry = data[:cut_at], data[cut_at:]
         at, seen = 0, line
-        for m in WARNING.finditer(data):
+        for m in WARNING.finditer(data) if b"warning" in data else ():
             count += 1
             if len(first) < FIRST_WARNINGS:
                 seen += data.count(b"\n", at, m.start())

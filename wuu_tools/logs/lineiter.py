@@ -23,7 +23,7 @@ from ..core.lines import LineFile
 
 __all__ = ["BLOCK", "SCAN_BYTES", "OutputLines"]
 
-SCAN_BYTES = 64 << 20
+SCAN_BYTES = 16 << 20
 BLOCK = 4 << 20
 
 

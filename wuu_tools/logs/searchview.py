@@ -15,7 +15,6 @@ lines shown are the head of the output only, under the same index of every file.
 
 from __future__ import annotations
 
-import posixpath
 from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch, fit_count
@@ -28,7 +27,7 @@ from .searchindex import FileHits, SearchIndex, index_hits
 __all__ = ["project_search", "search_frame"]
 
 PER_FILE = (12, 8, 5, 3, 2, 1)  # first matches per file tried, most first
-INDEX_SHARE = 0.8  # of the body, at most, for the names of files whose matches are not shown
+NAMED_MAX = 5000  # files named at most (more cannot fit the hard cap); the rest are counted
 
 
 def _facts(index: SearchIndex) -> str:
@@ -41,30 +40,68 @@ def _facts(index: SearchIndex) -> str:
     return facts
 
 
-def _folder_groups(files: list[FileHits]) -> list[tuple[str, int]]:
-    """Files named in few tokens: ``folder/: name count, …`` lines (20 names at most each) and how many each names."""
-    groups: dict[str, list[str]] = {}
+def _folder_groups(files: list[FileHits]) -> list[tuple[str, list[FileHits]]]:
+    """Files by folder, in the order folders first appear, 20 files a group at most."""
+    groups: dict[str, list[FileHits]] = {}
     for f in files:
-        folder, name = posixpath.split(f.path)
-        groups.setdefault(folder, []).append(f"{name} {f.count:,}")
-    out = []
-    for folder, names in groups.items():
-        for i in range(0, len(names), 20):
-            out.append(
-                (f"  {folder + '/' if folder else './'}: {', '.join(names[i : i + 20])}", len(names[i : i + 20]))
-            )
-    return out
+        groups.setdefault(f.path.rpartition("/")[0], []).append(f)
+    return [(folder, fs[i : i + 20]) for folder, fs in groups.items() for i in range(0, len(fs), 20)]
+
+
+def _folder(folder: str) -> str:
+    return f"  {folder + '/' if folder else './'}: "
+
+
+def _names(folder: str, files: list[FileHits]) -> str:
+    return _folder(folder) + ", ".join(f"{f.path.rpartition('/')[2]} {f.count:,}" for f in files)
 
 
 def _folder_lines(files: list[FileHits], room: int) -> tuple[list[str], int]:
-    """The lines of :func:`_folder_groups` that fit ``room`` tokens, and how many files are left unnamed."""
+    """Every file named with its count, grouped by folder, in ``room`` tokens; and how many files are left unnamed.
+
+    When the names do not all fit, the folders whose files are left out are still each named,
+    with how many files and matches they hold there (a folder of one file names the file).
+    """
+    beyond = len(files) - NAMED_MAX  # so many files cannot be named in any view: counted only
+    files = files[:NAMED_MAX]
     groups = _folder_groups(files)
-    lines = [line for line, _ in groups]
+    lines = [_names(folder, fs) for folder, fs in groups]
     k = fit_count(lines, max(room, 0), HARD_CAP_BYTES // 2)
-    if k == len(lines):
+    if k == len(lines) and beyond <= 0:
         return lines, 0
-    rest = sum(n for _, n in groups[k:])
-    return [*lines[:k], f"  … and {plural(rest, 'more file')}: read them in order with the continuation"], rest
+
+    def layout(k: int) -> tuple[list[str], dict[str, list[FileHits]]]:
+        rest: dict[str, list[FileHits]] = {}
+        for folder, fs in groups[k:]:
+            rest.setdefault(folder, []).extend(fs)
+        tail = [
+            _names(folder, fs)
+            if len(fs) == 1
+            else _folder(folder) + f"{len(fs):,} more files, {sum(f.count for f in fs):,} matches"
+            for folder, fs in rest.items()
+        ]
+        return [*lines[:k], *tail], rest
+
+    def fits(out: list[str]) -> bool:
+        return fit_count(out, max(room, 0), HARD_CAP_BYTES // 2) == len(out)
+
+    lo, hi = 0, k  # the most detail lines that still leave room to name every other folder
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(layout(mid)[0]):
+            lo = mid
+        else:
+            hi = mid - 1
+    k = lo
+    out, rest = layout(k)
+    unnamed = sum(len(fs) for fs in rest.values() if len(fs) > 1)
+    if beyond > 0 or fit_count(out, max(room, 0), HARD_CAP_BYTES // 2) < len(out):  # too many folders even so
+        kept = fit_count(out, max(room, 0) - 20, HARD_CAP_BYTES // 2)
+        out = out[:kept]
+        named = sum(len(fs) for _, fs in groups[: min(k, kept)])
+        unnamed = len(files) + max(beyond, 0) - named
+        out.append(f"  … and {plural(unnamed, 'more file')}: read them in order with the continuation")
+    return out, unnamed
 
 
 def search_frame(lf: LineFile, style: str, budget: int) -> Frame:
@@ -109,13 +146,14 @@ def _heading(f: FileHits) -> str:
 
 def _name_costs(files: list[FileHits]) -> list[int]:
     """Tokens each file takes when only named (its folder's name charged to the folder's first file)."""
-    entries = [f"{posixpath.split(f.path)[1]} {f.count:,}" for f in files]
+    entries = [f"{f.path.rpartition('/')[2]} {f.count:,}," for f in files]
     costs = [c + 1 for c in count_tokens_batch(entries)]
     seen: set[str] = set()
-    folders = [posixpath.split(f.path)[0] for f in files]
-    new = [i for i, d in enumerate(folders) if not (d in seen or seen.add(d))]  # type: ignore[func-returns-value]
-    for i, c in zip(new, count_tokens_batch([f"  {folders[i]}/: " for i in new]), strict=True):
-        costs[i] += c + 1
+    for i, f in enumerate(files):
+        folder = f.path.rpartition("/")[0]
+        if folder not in seen:
+            seen.add(folder)
+            costs[i] += count_tokens(_folder(folder)) + 1
     return costs
 
 
@@ -125,13 +163,19 @@ def _layout(texts: _Texts, files: list[FileHits], room: int, style: str) -> tupl
     The most files shown first (every later file must still fit by name), then the most
     matches per file, then, with the room left, more matches of the files shown, in order.
     """
-    heads = [c + 1 for c in count_tokens_batch([_heading(f) for f in files])]
+    everyone = len(files)
+    if everyone > NAMED_MAX:  # not even their names fit: no file shows lines
+        return {}, room
     names = _name_costs(files)
-    after = [0] * (len(files) + 1)  # after[i]: naming files i.. costs this much
+    after = [0] * (len(files) + 1)  # after[i]: naming files i.. costs about this much
     for i in range(len(files) - 1, -1, -1):
         after[i] = after[i + 1] + names[i]
+    files = files[: max(1, room // 8)]  # a heading and a line take 8 tokens at least: no more files can show lines
     chosen: dict[int, list[int]] = {}
     used = 0
+    if after[0] >= room:  # naming every file takes all the room: no file shows lines
+        return chosen, room
+    heads = [c + 1 for c in count_tokens_batch([_heading(f) for f in files])]
     for k in PER_FILE:
         want = [n for f in files for n in f.hits[:k]]
         if len(want) > 4000 and k != PER_FILE[-1]:
@@ -145,7 +189,7 @@ def _layout(texts: _Texts, files: list[FileHits], room: int, style: str) -> tupl
                 break
             chosen[i] = lines
             used += cost
-        if len(chosen) == len(files):
+        if len(chosen) == everyone:
             break
     left = room - used - after[len(chosen)]
     for i in sorted(chosen):
