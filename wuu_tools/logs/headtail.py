@@ -32,7 +32,9 @@ def table_frame(lf: LineFile, shape: Shape) -> Frame:
     if shape.header_rows:
         raws, _ = lf.read_forward(1, 1, 4096)
         header = raws[0].decode("utf-8", "replace").strip() if raws else ""
-        if shape.header_rows == 1 or not header.startswith("total "):
+        if header.startswith("total "):
+            facts += " · a long listing (ls -l)"
+        else:
             cols = header.split(shape.delimiter) if shape.delimiter else re.split(r"\s{2,}|\t", header)
             facts += " · columns: " + cut(", ".join(c.strip() for c in cols if c.strip()), 200)
     return Frame("table", facts, [], "head and tail", {"rows": rows, "table": shape.why})
