@@ -318,3 +318,12 @@ def test_project_output_is_deterministic(repo: Path) -> None:
             exit_code=0,
         ).text
     )  # type: ignore[union-attr]
+
+
+def test_ci_runner_timestamps_are_not_search_hits() -> None:
+    from wuu_tools.logs.shape import classify
+
+    lines = [f"2026-01-02T03:04:{i % 60:02d}.{i:07d}Z step {i}: compiled" for i in range(300)]
+    assert classify(lines, lines[-50:], exit_code=0).kind == "output"
+    failed = [*lines, "2026-01-02T03:09:00.0000000Z ##[error]Process completed with exit code 2."]
+    assert classify(failed[:100], failed[-50:], exit_code=None).kind == "failing log"

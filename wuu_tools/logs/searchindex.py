@@ -25,7 +25,7 @@ __all__ = ["SCAN_BYTES", "FileHits", "SearchIndex", "index_hits", "split_hit"]
 KEEP_HITS = 400  # line numbers kept per file (the first matches a view can show)
 KEEP_TOTAL = 200_000  # line numbers kept in all
 
-_HIT = re.compile(r"^((?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*?):(\d+(?::\d+)?[:-].*)$")
+_HIT = re.compile(r"^(?!\d{4}-\d\d-\d\d)((?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*?):(\d+(?::\d+)?[:-].*)$")
 _COUNT = re.compile(r"^(.+):(\d+)$")
 _UNDER = re.compile(r"^\d+(?::\d+)?[:-]")
 

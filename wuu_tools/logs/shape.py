@@ -53,9 +53,10 @@ KINDS = ("failing log", "search results", "diff", "JSON", "JSON lines", "YAML", 
 
 # A search hit: a path-like name (no blanks, not just digits or a clock), a line number, an optional column.
 SEARCH_LINE = re.compile(
-    r"^(?P<path>(?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*?):(?P<line>\d+)(?::(?P<col>\d+))?[:-](?P<text>.*)$"
+    r"^(?!\d{4}-\d\d-\d\d)(?P<path>(?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*?):(?P<line>\d+)(?::(?P<col>\d+))?[:-](?P<text>.*)$"
 )
 _COUNT_LINE = re.compile(r"^(?=[^:\s]*[A-Za-z_/.])[^:\s][^:]*:\d+$")  # grep -c
+_STAMP = re.compile(r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ?")
 _CONTEXT = re.compile(r"-\d+-")
 _HEADING_MATCH = re.compile(r"^\d+[:-]")  # rg --heading: the lines under a file name
 _PATHISH = re.compile(r"^[\w.@~+-]*[/.][\w./@~+-]*$")
@@ -66,6 +67,8 @@ FAILURE = re.compile(
     r"|test result: FAILED|--- FAIL: |FAIL\t|FAIL\s+\S+\s+[\d.]+s$"  # cargo, go
     r"|Tests:\s+.*\d+ failed|\s*\d+ failing$"  # jest, mocha
     r"|npm ERR! |make(?:\[\d+\])?: \*\*\* |error(?:\[E\d+\])?: |fatal: "
+    r"|##\[error\]|Done\. Your build exited with [1-9]|The command \".*\" exited with [1-9]"  # CI runners
+    r"|.*\bProcess completed with exit code [1-9]"
     r"|(?:[A-Za-z]:)?[\w./\\][\w./\\-]*:\d+(?::\d+)?: (?:fatal )?error\b|[^\s(]+\(\d+,\d+\): error TS\d+:|error TS\d+:)"
 )
 """Known toolchains' failure lines, anchored at the line start (so grep hits naming them do not count)."""
@@ -131,7 +134,12 @@ def detect(lf: LineFile, exit_code: int | None, failed: bool = False) -> Shape:
 
 
 def classify(head: Sequence[str], tail: Sequence[str], exit_code: int | None) -> Shape:
-    """The shape of an output whose sample lines are ``head`` (from its start) and ``tail`` (from its end)."""
+    """The shape of an output whose sample lines are ``head`` (from its start) and ``tail`` (from its end).
+
+    A timestamp that starts every line of a CI runner's log is left out first.
+    """
+    head = [_STAMP.sub("", s, count=1) for s in head]
+    tail = [_STAMP.sub("", s, count=1) for s in tail]
     body = [s for s in head if s.strip()]
     if exit_code not in (0, None):
         if exit_code == 1 and _is_diff(head) and not _failure(head, tail):
