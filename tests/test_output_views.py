@@ -327,3 +327,14 @@ def test_ci_runner_timestamps_are_not_search_hits() -> None:
     assert classify(lines, lines[-50:], exit_code=0).kind == "output"
     failed = [*lines, "2026-01-02T03:09:00.0000000Z ##[error]Process completed with exit code 2."]
     assert classify(failed[:100], failed[-50:], exit_code=None).kind == "failing log"
+
+
+def test_wuu_project_auto_chooses_and_kind_log_forces_the_log_view(tree: Path) -> None:
+    wuu = Path(sys.executable).with_name("wuu")
+    if not wuu.exists():
+        pytest.skip(f"{wuu} is not installed (pip install -e .)")
+    grep = subprocess.run(["grep", "-rn", "error", "pkg"], cwd=tree, capture_output=True, check=True).stdout
+    auto = subprocess.run([str(wuu), "project"], input=grep, capture_output=True, check=True).stdout.decode()
+    assert auto.split("\n")[1].startswith("[view: search results · 1,200 matches in 200 files")
+    forced = subprocess.run([str(wuu), "project", "--kind", "log"], input=grep, capture_output=True, check=True)
+    assert "[view:" not in forced.stdout.decode() and forced.stdout.startswith(b"[saved log log-")

@@ -96,7 +96,7 @@ def project_output(
                 verdict=f"{head}\n[view: failing log · error evidence first]",
                 meta=facts,
             )
-        top = [verdict] if verdict else []
+        top = [verdict or f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"]
         if shape.kind == "search results" and not saved:
             from .searchview import project_search
 
@@ -113,8 +113,6 @@ def project_output(
             assert frame is not None
         if saved:
             top = [f"[saved {ref}]"]
-        elif not verdict:
-            top = [f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"]
         return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=facts)
 
 
