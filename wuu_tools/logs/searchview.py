@@ -234,9 +234,12 @@ def project_search(
         text, shown, cont, named = _render(texts, files, chosen, name_room, ref, fixed, explicit_budget)
         over = count_tokens(text) - (budget + NOTICE_TOKENS)
         size = len(text.encode("utf-8", "surrogatepass"))
-        if (over <= 0 and size <= HARD_CAP_BYTES) or room <= 1:
+        if over <= 0 and size <= HARD_CAP_BYTES:
             break
-        room -= max(over, (size - HARD_CAP_BYTES) // 2, 1) + 8
+        if room <= 1:  # a budget too small for the notices: the head of the output under the facts
+            frame = Frame("search results", _facts(index), [], "head", _meta(index))
+            return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=meta)
+        room = max(1, room - max(over, (size - HARD_CAP_BYTES) // 2, 1) - 8)
     omitted = _complement(shown, total)
     out_meta = {
         **meta,
@@ -288,7 +291,7 @@ def _render(
         size = sum(texts.lf.span_bytes(x, y) for x, y in omitted)
         out.append(
             f"[not shown: {plural(n, 'line')} ({human_size(size)}); all in order: {call_text(cont)}"
-            f' · one file: read_saved(ref="{ref}", pattern="^PATH:")]'
+            + (f' · one file: read_saved(ref="{ref}", pattern="^PATH:")]' if name_room > 200 else "]")
         )
     return "\n".join(out), shown_r, cont, named
 
