@@ -39,9 +39,12 @@ def register(app: typer.Typer) -> None:
         One argument with spaces or shell syntax (wuu run 'make test') runs as a shell line;
         after -- the arguments are the exact argv.
         """
+        from ..commands.stop import Stop, on_signals, stopping
+
         exact = len(sys.argv) > len(command) and sys.argv[-len(command) - 1] == "--"
         target = run_target(list(command), shell, exact, cwd)
-        result = run_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
+        with Stop() as stop, on_signals(stop), stopping(stop):  # a signal ends the tree: exit 128+N
+            result = run_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
         hint = not_found_hint(target, result)
         if hint:
             typer.echo(hint, err=True)

@@ -48,8 +48,14 @@ def run_target(command: list[str], shell: bool, exact: bool, cwd: str | None) ->
 
 
 def exit_status(result: ToolResult) -> int:
-    """The shell exit status for a run: the command's own, 124 on timeout, 128+N when killed by signal N."""
+    """The shell exit status for a run: the command's own, 124 on timeout, 128+N when killed by signal N.
+
+    A run the caller stopped with signal N (``meta["cancelled"]``) exits 128+N too, as a shell does.
+    """
     meta = result.meta
+    stopped_by = signal.Signals.__members__.get(str(meta.get("cancelled")))
+    if stopped_by is not None:
+        return 128 + stopped_by.value
     if meta.get("timed_out"):
         return TIMEOUT_EXIT
     name = meta.get("signal")
@@ -130,15 +136,22 @@ def run_fast(args: list[str]) -> None:
     opts = _parse(args)
     if opts is None:
         return
+    from ..commands.stop import Stop, on_signals, stopping
     from .output import call_tool
 
     target = run_target(opts["command"], opts["shell"], opts["exact"], opts["cwd"])
-    try:
-        result, code = call_tool(
-            lambda: run_watched(target, opts["cwd"], opts["timeout"], opts["budget"]), opts["as_json"]
-        )
-    except KeyboardInterrupt:
-        _leave(1, "\nAborted!")
-    except BrokenPipeError:  # the reader went away (``wuu run ... | head -1``): as click does, exit 1
-        _leave(1)
+    # SIGTERM, SIGHUP and SIGINT end the command's whole tree; the view is still printed (if
+    # anything listens) and the exit status is 128+N.
+    with Stop() as stop, on_signals(stop), stopping(stop):
+        try:
+            result, code = call_tool(
+                lambda: run_watched(target, opts["cwd"], opts["timeout"], opts["budget"]), opts["as_json"]
+            )
+        except KeyboardInterrupt:  # SIGINT before the handler was in place, or with SIGINT ignored
+            _leave(128 + signal.SIGINT, "\nAborted!")
+        except OSError as exc:  # the reader went away (``wuu run ... | head -1``, a closed terminal)
+            number = stop.signal_number
+            if number is None and not isinstance(exc, BrokenPipeError):
+                raise
+            _leave(128 + number if number else 1)  # as click does for a broken pipe: exit 1
     _leave(code if result is None else exit_status(result), not_found_hint(target, result))

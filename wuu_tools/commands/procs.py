@@ -19,6 +19,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -78,6 +79,18 @@ def _alive(proc: psutil.Process) -> bool:
         return False
 
 
+def _wait_dead(procs: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """Wait until every process in ``procs`` has ended (a zombie counts: its parent may reap it late); the living."""
+    deadline = time.monotonic() + timeout
+    nap = 0.001
+    alive = [p for p in procs if _alive(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(min(nap, max(deadline - time.monotonic(), 0.0)))
+        nap = min(nap * 2, 0.05)
+        alive = [p for p in alive if _alive(p)]
+    return alive
+
+
 def _signal_all(root: subprocess.Popen[bytes], procs: list[psutil.Process], sig: signal.Signals) -> None:
     import psutil
 
@@ -97,13 +110,12 @@ def end_tree(root: subprocess.Popen[bytes], token: str | None, grace: float = GR
     Returns:
         How many processes were ended (the root counts when it was still running).
     """
-    import psutil
 
     root_running = root.poll() is None
     procs = find_tree(root.pid, token)
     ended = {p.pid for p in procs}
     _signal_all(root, procs, signal.SIGTERM)
-    _, alive = psutil.wait_procs(procs, timeout=grace)
+    alive = _wait_dead(procs, grace)
     with contextlib.suppress(subprocess.TimeoutExpired):
         root.wait(timeout=0 if not alive and root.poll() is not None else grace / 4)
     # What survived SIGTERM, and anything started while it was being handled.
@@ -112,7 +124,7 @@ def end_tree(root: subprocess.Popen[bytes], token: str | None, grace: float = GR
     survivors = [p for p in alive + late if _alive(p)]
     if survivors or root.poll() is None:
         _signal_all(root, survivors, signal.SIGKILL)
-        psutil.wait_procs(survivors, timeout=grace)
+        _wait_dead(survivors, grace)
         with contextlib.suppress(subprocess.TimeoutExpired):
             root.wait(timeout=grace)
     return len(ended) + (1 if root_running else 0)

@@ -7,7 +7,12 @@ are streamed, as they arrive, into a saved log (:class:`~._logsink.LogSink`), in
 memory whatever the output size; the log is capped at ``WUU_LOG_MAX_BYTES`` (default 512 MiB)
 by keeping its first 7/8 and last 1/8 and recording the drop in a line where the middle was.
 A sidecar holds the command, exit code, signal, timing and the line ranges that came
-from stderr. On timeout the whole process tree is ended (:mod:`.procs`).
+from stderr. On timeout the whole process tree is ended (:mod:`.procs`), and so it is when
+the caller stops the call (:mod:`.stop`: a signal, a cancelled MCP request, a closing
+server): what was captured so far is saved and the verdict says ``cancelled by …``. Called
+in the main thread with Python's own signal handlers in place, SIGINT, SIGTERM and SIGHUP
+end the tree and save the log first, then act as they would have (``KeyboardInterrupt``,
+or the process ending of that signal).
 
 The first view is :func:`wuu_tools.logs.output.project_output` of that log under a verdict line (exit code
 or signal, timeout, duration, lines and bytes, the log's reference): shaped as the output is (search
@@ -42,6 +47,7 @@ from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from .procs import TOKEN_ENV, end_tree, find_tree, new_token
 from .sink import LogSink
+from .stop import Stop, current_stop, note_saved, on_signals, redeliver, wait_exit
 
 __all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "resolve_timeout", "run_command"]
 
@@ -128,9 +134,17 @@ def _spawn(argv: list[str], cwd: str | None, token: str) -> subprocess.Popen[byt
 
 
 def _pump(
-    proc: subprocess.Popen[bytes], sink: LogSink, deadline: float, token: str, idle: Callable[[], None]
-) -> tuple[bool, int, int]:
-    """Read both pipes into ``sink`` until they close; returns (timed out, processes ended, left running).
+    proc: subprocess.Popen[bytes],
+    sink: LogSink,
+    deadline: float,
+    token: str,
+    idle: Callable[[], None],
+    stop: Stop | None = None,
+) -> tuple[bool, bool, int, int]:
+    """Read both pipes into ``sink`` until they close; returns (timed out, stopped, processes ended, left running).
+
+    When ``stop`` is set the whole tree is ended at once, as on timeout, and what it wrote
+    meanwhile is still read for up to :data:`DRAIN_S`.
 
     A fast writer is read in as few pieces as it can be without being made to wait: after a
     read (or splice) of fewer than :data:`NAP_BELOW` bytes the reader naps :data:`NAP_S`, so
@@ -150,6 +164,10 @@ def _pump(
     poller = select.poll()
     for fd in streams:
         poller.register(fd, select.POLLIN)
+    stop_fd = -1 if stop is None else stop.fileno()
+    if stop is not None:
+        poller.register(stop_fd, select.POLLIN)
+    stopped = False
     buf = bytearray(READ_SIZE)
     view = memoryview(buf)
     bufs = [buf]
@@ -184,6 +202,12 @@ def _pump(
                 on_idle = None
         got = 0
         for fd, _ in events:
+            if fd == stop_fd:  # the caller stops the call: end the tree now, read what it wrote meanwhile
+                poller.unregister(fd)
+                stopped = True
+                ended = end_tree(proc, token)
+                stop_at = time.monotonic() + DRAIN_S
+                continue
             stream = streams[fd]
             if sink.ring is None:
                 n = readv(fd, bufs)
@@ -202,14 +226,13 @@ def _pump(
         if 0 < got < NAP_BELOW:  # a fast writer read in small pieces: let its output gather in the pipe
             sleep(NAP_S)  # (not counted as waiting: the writer is busy, the view loads at its end)
     left = 0
-    if not timed_out:
-        try:
-            proc.wait(timeout=None if deadline == float("inf") else max(deadline - time.monotonic(), 0.0))
-        except subprocess.TimeoutExpired:
-            timed_out = True
+    if not timed_out and not stopped:
+        how = wait_exit(proc, deadline, stop)
+        if how != "exited":
+            timed_out, stopped = how == "timeout", how == "stopped"
             ended = end_tree(proc, token)
-        left = len(find_tree(proc.pid, token)) if holders else 0
-    return timed_out, ended, left
+        left = len(find_tree(proc.pid, token)) if holders and not stopped else 0
+    return timed_out, stopped, ended, left
 
 
 def run_command(
@@ -233,8 +256,21 @@ def run_command(
 
     Returns:
         The view as a ToolResult; ``meta`` has exit_code, timed_out, signal, duration_s,
-        total_lines, shown and omitted.
+        total_lines, shown and omitted (and ``cancelled``, the reason, when it was stopped).
     """
+    stop = current_stop()
+    if stop is not None:
+        return _run(command, cwd, timeout, budget, stop)
+    with Stop() as own, on_signals(own, defaults_only=True):
+        result = _run(command, cwd, timeout, budget, own)
+    if own.reason is not None:
+        redeliver(own, result.source)
+    return result
+
+
+def _run(
+    command: str | list[str], cwd: str | None, timeout: float | None, budget: int | None, stop: Stop
+) -> ToolResult:
     argv = _check(command, cwd)
     limit = resolve_timeout(timeout)
     resolved = resolve_budget(budget)
@@ -244,7 +280,7 @@ def run_command(
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
     exit_code: int | None
-    timed_out, ended, left = False, 0, 0
+    timed_out, stopped, ended, left = False, False, 0, 0
     try:
         try:
             proc = _spawn(argv, cwd, token)
@@ -257,12 +293,14 @@ def run_command(
             # loaded when the command pauses (CPU to spare), so a heavy output is not read
             # slower, or else beside the end of the log being written.
             warm = threading.Thread(target=_warm_up, daemon=True)
-            timed_out, ended, left = _pump(proc, sink, started + limit, token, warm.start)
+            timed_out, stopped, ended, left = _pump(proc, sink, started + limit, token, warm.start, stop)
             if warm.ident is None:
                 warm.start()
             exit_code = proc.returncode
-    except BaseException:
-        sink.abort()
+    except BaseException as exc:  # interrupted here (KeyboardInterrupt, SystemExit): end the tree, keep the log
+        if proc is not None:
+            ended = end_tree(proc, token)
+        note_saved(exc, _save_interrupted(sink, command, cwd, started, ended, type(exc).__name__))
         raise
     finally:
         if proc is not None and proc.poll() is None:  # interrupted (KeyboardInterrupt): leave nothing behind
@@ -288,6 +326,8 @@ def run_command(
         "duration_s": round(duration, 3),
         "processes_ended": ended,
     }
+    if stopped:
+        run_meta["cancelled"] = stop.reason
     if left:
         run_meta["left_running"] = left
     ref = sink.finish(dict(run_meta))
@@ -319,8 +359,32 @@ def _warm_up() -> None:
     count_tokens("warm up")
 
 
+def _save_interrupted(
+    sink: LogSink, command: str | list[str], cwd: str | None, started: float, ended: int, reason: str
+) -> str | None:
+    """Save what was captured before an exception cut the run short; its reference, or None."""
+    meta = {
+        "command": command if isinstance(command, str) else list(command),
+        "cwd": os.path.abspath(cwd or "."),
+        "exit_code": None,
+        "timed_out": False,
+        "signal": None,
+        "duration_s": round(time.monotonic() - started, 3),
+        "processes_ended": ended,
+        "cancelled": reason,
+    }
+    try:
+        return sink.finish(meta)
+    except Exception:  # the log is lost, the exception that ended the run still goes on
+        sink.abort()
+        return None
+
+
 def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, ref: str | None) -> str:
     parts = []
+    if meta.get("cancelled"):
+        ended = plural(meta["processes_ended"], "process", "processes")
+        parts.append(f"cancelled by {meta['cancelled']}: {ended} ended")
     if meta["timed_out"]:
         ended = plural(meta["processes_ended"], "process", "processes")
         parts.append(
