@@ -8,7 +8,9 @@ commands wuu runs inherit it, even when they start their own session or are orph
 
 from __future__ import annotations
 
+import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -103,6 +105,16 @@ class Marked:
                 continue
         return n
 
+    def watchdog_started(self) -> bool:
+        """Whether a run's watchdog (:mod:`wuu_tools.commands.watchdog`) is waiting among the marked processes."""
+        for proc in marked(self.mark):
+            try:
+                if "end_token" in " ".join(proc.cmdline()):
+                    return True
+            except psutil.Error:
+                continue
+        return False
+
     def assert_none_left(self, settle: float = 5.0) -> None:
         """No marked process is alive (after up to ``settle`` seconds for the ones being ended)."""
         left = survivors(self.mark, settle)
@@ -127,3 +139,59 @@ class Marked:
 def saved_logs(store: Path) -> list[Path]:
     """The saved command logs of ``store`` (finished records only)."""
     return sorted(p for p in (store / "objects").glob("log-*") if not p.name.endswith(".json"))
+
+
+class RawMCP:
+    """``wuu mcp serve`` spoken to line by line (to send what no SDK client sends: bad lines, cancels)."""
+
+    def __init__(self, tree: Marked, *args: str) -> None:
+        self.proc = tree.popen(wuu_argv("mcp", "serve", *args), stdin=subprocess.PIPE)
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "fault-tests", "version": "1"},
+                },
+            }
+        )
+        assert self.recv()["id"] == 0
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message: dict[str, Any] | str | bytes) -> None:
+        """Write one line: a message (as JSON), or the raw text or bytes given."""
+        assert self.proc.stdin is not None
+        if isinstance(message, dict):
+            message = json.dumps(message)
+        data = message if isinstance(message, bytes) else message.encode()
+        self.proc.stdin.write(data + b"\n")
+        self.proc.stdin.flush()
+
+    def recv(self, timeout: float = 30.0) -> dict[str, Any]:
+        """The next message the server writes (fails after ``timeout`` seconds)."""
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        assert ready, f"no message from the server in {timeout:g} s"
+        line = self.proc.stdout.readline()
+        assert line, "the server closed its output"
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def call(self, request_id: int, tool: str, arguments: dict[str, Any]) -> None:
+        """Send a ``tools/call`` (its answer is read with :meth:`recv`)."""
+        params = {"name": tool, "arguments": arguments}
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+
+    def cancel(self, request_id: int) -> None:
+        """Send ``notifications/cancelled`` for ``request_id``."""
+        params = {"requestId": request_id, "reason": "the user stopped it"}
+        self.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+
+    def close(self, timeout: float = 30.0) -> int:
+        """Close the server's stdin (the client is gone) and return its exit status."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=timeout)

@@ -81,3 +81,14 @@ def test_the_typer_command_handles_signals_too(tree: Marked) -> None:
     assert wuu.returncode == 130
     assert out.startswith("[cancelled by SIGINT")
     tree.assert_none_left()
+
+
+def test_sigkill_of_wuu_run_still_ends_the_tree(tree: Marked) -> None:
+    """SIGKILL cannot be caught: the run's watchdog (a sh holding a pipe from wuu) ends the tree."""
+    wuu = tree.popen(wuu_argv("run", "--", "sh", "-c", TREE))
+    wait_for(lambda: tree.count("sleep") == 2, what="the command's tree started")
+    wait_for(tree.watchdog_started, what="the watchdog started (0.1 s into the run)")
+    wuu.send_signal(signal.SIGKILL)
+    assert wuu.wait(timeout=30) == -signal.SIGKILL
+    tree.assert_none_left(settle=10)
+    assert saved_logs(tree.store) == []  # nothing was saved, and no reference was handed out

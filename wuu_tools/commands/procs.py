@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import psutil
 
-__all__ = ["GRACE_S", "TOKEN_ENV", "end_tree", "find_tree", "new_token"]
+__all__ = ["GRACE_S", "TOKEN_ENV", "end_token", "end_tree", "find_tree", "new_token"]
 
 TOKEN_ENV = "WUU_RUN_TOKEN"
 """Environment variable that marks every process of one ``run_command`` call."""
@@ -47,7 +47,7 @@ def _has_token(proc: psutil.Process, token: str) -> bool:
         return False
 
 
-def find_tree(root_pid: int, token: str | None) -> list[psutil.Process]:
+def find_tree(root_pid: int | None, token: str | None) -> list[psutil.Process]:
     """Every live process of the tree: descendants of ``root_pid`` and holders of ``token``.
 
     The root itself is not included; the caller's own process never is.
@@ -55,9 +55,10 @@ def find_tree(root_pid: int, token: str | None) -> list[psutil.Process]:
     import psutil
 
     found: dict[int, psutil.Process] = {}
-    with contextlib.suppress(psutil.Error):
-        for child in psutil.Process(root_pid).children(recursive=True):
-            found[child.pid] = child
+    if root_pid is not None:
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process(root_pid).children(recursive=True):
+                found[child.pid] = child
     if token:
         for proc in psutil.process_iter():
             if proc.pid not in found and _has_token(proc, token):
@@ -66,7 +67,8 @@ def find_tree(root_pid: int, token: str | None) -> list[psutil.Process]:
                     for child in proc.children(recursive=True):
                         found.setdefault(child.pid, child)
     found.pop(os.getpid(), None)
-    found.pop(root_pid, None)
+    if root_pid is not None:
+        found.pop(root_pid, None)
     return [p for p in found.values() if _alive(p)]
 
 
@@ -128,3 +130,28 @@ def end_tree(root: subprocess.Popen[bytes], token: str | None, grace: float = GR
         with contextlib.suppress(subprocess.TimeoutExpired):
             root.wait(timeout=grace)
     return len(ended) + (1 if root_running else 0)
+
+
+def end_token(token: str, grace: float = GRACE_S) -> int:
+    """End every process that holds ``token`` and their descendants, with no root to wait for.
+
+    What the watchdog (:mod:`.watchdog`) does when the process that ran the command died
+    without ending its tree: SIGTERM, ``grace`` seconds, SIGKILL, as :func:`end_tree`.
+    Returns how many processes were ended.
+    """
+    import psutil
+
+    procs = find_tree(None, token)
+    ended = {p.pid for p in procs}
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            proc.send_signal(signal.SIGTERM)
+    alive = _wait_dead(procs, grace)
+    late = [p for p in find_tree(None, token) if p.pid not in ended]
+    ended.update(p.pid for p in late)
+    survivors = [p for p in alive + late if _alive(p)]
+    for proc in survivors:
+        with contextlib.suppress(psutil.Error):
+            proc.send_signal(signal.SIGKILL)
+    _wait_dead(survivors, grace)
+    return len(ended)

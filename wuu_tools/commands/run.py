@@ -48,6 +48,7 @@ from ..core.text import clean_terminal, human_size, plural
 from .procs import TOKEN_ENV, end_tree, find_tree, new_token
 from .sink import LogSink
 from .stop import Stop, current_stop, note_saved, on_signals, redeliver, wait_exit
+from .watchdog import Watchdog
 
 __all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "resolve_timeout", "run_command"]
 
@@ -281,6 +282,7 @@ def _run(
     proc: subprocess.Popen[bytes] | None = None
     exit_code: int | None
     timed_out, stopped, ended, left = False, False, 0, 0
+    watchdog = Watchdog(token)  # ends the tree should this process be killed outright
     try:
         try:
             proc = _spawn(argv, cwd, token)
@@ -309,6 +311,7 @@ def _run(
             for pipe in (proc.stdout, proc.stderr):
                 if pipe is not None:
                     pipe.close()
+        watchdog.release()
     duration = time.monotonic() - started
     sig = None
     if exit_code is not None and exit_code < 0:
