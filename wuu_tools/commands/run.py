@@ -41,7 +41,7 @@ except ImportError:  # pragma: no cover - not POSIX
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, resolve_budget
 from ..core.env import env_float, env_int
-from ..core.errors import InvalidArgument, NotAFile, SourceNotFound
+from ..core.errors import InvalidArgument, NotAFile, SourceNotFound, clip, quote
 from ..core.result import ToolResult
 from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
@@ -89,7 +89,7 @@ def resolve_timeout(timeout: float | None) -> float:
             raise InvalidArgument(f"WUU_TIMEOUT must be at most {MAX_TIMEOUT_S} seconds (0 = no limit)")
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= MAX_TIMEOUT_S:
         raise InvalidArgument(
-            f"timeout must be a number of seconds between 0 (no limit) and {MAX_TIMEOUT_S}, not {timeout!r}"
+            f"timeout must be a number of seconds between 0 (no limit) and {MAX_TIMEOUT_S}, not {quote(timeout)}"
         )
     return float(timeout) if timeout else float("inf")
 
@@ -103,14 +103,14 @@ def _check(command: Any, cwd: Any) -> list[str]:
     elif isinstance(command, Sequence) and command and all(isinstance(a, str) for a in command):
         argv = list(command)
     else:
-        raise InvalidArgument(f"command must be a shell string or a non-empty list of strings, not {command!r}")
+        raise InvalidArgument(f"command must be a shell string or a non-empty list of strings, not {quote(command)}")
     if cwd is not None:
         if not isinstance(cwd, str) or not cwd:
-            raise InvalidArgument(f"cwd must be a directory path, not {cwd!r}")
+            raise InvalidArgument(f"cwd must be a directory path, not {quote(cwd)}")
         if not os.path.exists(cwd):
-            raise SourceNotFound(f"cwd {cwd}: no such directory")
+            raise SourceNotFound(f"cwd {clip(cwd)}: no such directory")
         if not os.path.isdir(cwd):
-            raise NotAFile(f"cwd {cwd}: not a directory")
+            raise NotAFile(f"cwd {clip(cwd)}: not a directory")
     return argv
 
 

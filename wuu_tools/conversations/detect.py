@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import InvalidArgument, UnsupportedFormat
+from ..core.errors import InvalidArgument, UnsupportedFormat, clip, quote
 from .chat import ANTHROPIC_BLOCKS, read_anthropic, read_chat
 from .claude import looks_like_claude, read_claude
 from .codex import looks_like_codex, looks_like_old_codex, read_codex
@@ -59,10 +59,10 @@ _TRIED = (
 def parse_transcript(data: bytes, what: str, fmt: str | None = None) -> Conversation:
     """Read transcript bytes into a :class:`Conversation`; ``fmt`` forces a reader (see :data:`FORMATS`)."""
     if fmt is not None and fmt not in READERS:
-        raise InvalidArgument(f"format must be one of {', '.join(sorted(READERS))} (or omitted), not {fmt!r}")
+        raise InvalidArgument(f"format must be one of {', '.join(sorted(READERS))} (or omitted), not {quote(fmt)}")
     text = data.decode("utf-8", "replace").lstrip("\ufeff")
     if not text.strip():
-        raise UnsupportedFormat(f"{what}: the file is empty; there is no conversation to read")
+        raise UnsupportedFormat(f"{clip(what)}: the file is empty; there is no conversation to read")
     doc = _whole_document(text)
     if isinstance(doc, dict) and (looks_like_claude(doc) or looks_like_codex(doc)):
         doc = None  # a JSON Lines file with a single line
@@ -74,11 +74,13 @@ def parse_transcript(data: bytes, what: str, fmt: str | None = None) -> Conversa
         extra, facts = [], {}
     name = fmt or _detect(records)
     if name is None:
-        raise UnsupportedFormat(f"{what}: not a conversation transcript in a known format ({_TRIED})")
+        raise UnsupportedFormat(f"{clip(what)}: not a conversation transcript in a known format ({_TRIED})")
     records = records + extra
     conv = READERS[name](records, malformed)
     if fmt is not None and not conv.turns and records:
-        raise UnsupportedFormat(f"{what}: read as {FORMATS[fmt]} it holds no turns; is it another format? ({_TRIED})")
+        raise UnsupportedFormat(
+            f"{clip(what)}: read as {FORMATS[fmt]} it holds no turns; is it another format? ({_TRIED})"
+        )
     for key, value in facts.items():
         conv.facts.setdefault(key, value)
     if "system" in facts:
@@ -117,7 +119,7 @@ def _json_lines(text: str, what: str) -> tuple[Records, list[int]]:
             malformed.append(n)
     if not records or len(malformed) > len(records):
         raise UnsupportedFormat(
-            f"{what}: not a conversation transcript: neither one JSON document nor JSON Lines "
+            f"{clip(what)}: not a conversation transcript: neither one JSON document nor JSON Lines "
             f"({len(malformed):,} of {len(malformed) + len(records):,} non-empty lines are not JSON objects; "
             f"{_TRIED})"
         )

@@ -17,7 +17,7 @@ from threading import Lock
 from typing import Literal
 
 from ..core.budget import resolve_budget
-from ..core.errors import InvalidArgument, NotAFile, map_os_error
+from ..core.errors import InvalidArgument, NotAFile, clip, map_os_error, quote
 from ..core.result import ToolResult
 from .detect import FORMATS, parse_transcript
 from .model import Conversation
@@ -65,15 +65,15 @@ def read_conversation(
         The view as a ToolResult; ``meta`` has total_turns, shown_turns and anchor_turns.
     """
     if not isinstance(path, str) or not path:
-        raise InvalidArgument(f"path must be a non-empty string, not {path!r}")
+        raise InvalidArgument(f"path must be a non-empty string, not {quote(path)}")
     if before_turn is not None and (isinstance(before_turn, bool) or not isinstance(before_turn, int)):
-        raise InvalidArgument(f"before_turn must be a whole turn number, not {before_turn!r}")
+        raise InvalidArgument(f"before_turn must be a whole turn number, not {quote(before_turn)}")
     if revision is not None and not isinstance(revision, str):
-        raise InvalidArgument(f"revision must be a string from an earlier result, not {revision!r}")
+        raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
     if pattern is not None and (not isinstance(pattern, str) or not pattern):
-        raise InvalidArgument(f"pattern must be a non-empty regular expression, not {pattern!r}")
+        raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
     if format is not None and format not in FORMATS:
-        raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (or omitted), not {format!r}")
+        raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (or omitted), not {quote(format)}")
     resolved = resolve_budget(budget)
     data = _read(path)
     current = "b2-" + hashlib.blake2b(data, digest_size=10).hexdigest()
@@ -107,9 +107,9 @@ def _read(path: str) -> bytes:
     try:
         st = os.stat(path)
         if stat.S_ISDIR(st.st_mode):
-            raise NotAFile(f"{path}: is a directory, not a transcript file (use list_dir)")
+            raise NotAFile(f"{clip(path)}: is a directory, not a transcript file (use list_dir)")
         if not stat.S_ISREG(st.st_mode):
-            raise NotAFile(f"{path}: not a regular file (a FIFO, socket or device); a transcript must be a file")
+            raise NotAFile(f"{clip(path)}: not a regular file (a FIFO, socket or device); a transcript must be a file")
         with open(path, "rb") as fh:
             return fh.read()
     except OSError as exc:

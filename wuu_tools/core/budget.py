@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .env import env_int
-from .errors import InvalidArgument
+from .errors import InvalidArgument, quote
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -206,7 +206,7 @@ def resolve_budget(budget: int | None) -> int:
     if budget is None:
         budget = env_int("WUU_BUDGET", DEFAULT_BUDGET, unit="tokens")
     if isinstance(budget, bool) or not isinstance(budget, int):
-        raise InvalidArgument(f"budget must be a whole number of tokens, not {budget!r}")
+        raise InvalidArgument(f"budget must be a whole number of tokens, not {quote(budget)}")
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise InvalidArgument(f"budget must be between {MIN_BUDGET} and {MAX_BUDGET:,} tokens, not {budget}")
     return budget

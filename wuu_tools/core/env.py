@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import InvalidArgument
+from .errors import InvalidArgument, clip, quote
 
 __all__ = ["DEFAULT_MEDIA_MAX_BYTES", "env_float", "env_int", "media_limit"]
 
@@ -24,7 +24,7 @@ def env_int(name: str, default: int, minimum: int = 0, unit: str = "") -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise InvalidArgument(f"{name}={raw!r} is not a whole number{what}") from None
+        raise InvalidArgument(f"{name}={quote(raw)} is not a whole number{what}") from None
     if value < minimum:
         raise InvalidArgument(f"{name} must be at least {minimum:,}{what}, not {value:,}")
     return value
@@ -39,9 +39,9 @@ def env_float(name: str, default: float, minimum: float = 0, unit: str = "") -> 
     try:
         value = float(raw)
     except ValueError:
-        raise InvalidArgument(f"{name}={raw!r} is not a number{what}") from None
+        raise InvalidArgument(f"{name}={quote(raw)} is not a number{what}") from None
     if not value >= minimum:  # NaN too
-        raise InvalidArgument(f"{name} must be at least {minimum:g}{what}, not {raw}")
+        raise InvalidArgument(f"{name} must be at least {minimum:g}{what}, not {clip(raw, 40)}")
     return value
 
 

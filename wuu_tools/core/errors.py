@@ -14,11 +14,23 @@ Operating-system errors are translated in one place, :func:`map_os_error`, so a 
 only ever sees this tree. Every message says what went wrong and, where there is one,
 the fix. The agent-facing faces (``Toolset.call``, the framework functions, the MCP
 server) turn these errors into a readable one-line ``ToolResult`` instead of raising.
+
+An error is read by a model like any view, so it is bounded: an input it quotes goes through
+:func:`quote` (a ``repr``) or :func:`clip` (a path or text shown as is), cut to a readable
+length with the size of the whole named, and a message is never longer than
+:data:`MESSAGE_CHARS` (a longer one loses its middle, and says so).
+
+>>> quote("x" * 100_000, limit=8)
+"'xxxxxxxx…' (100,000 characters)"
+>>> clip("/" + "d/" * 100 + "file.py", limit=30)
+'/d/d/d/d/d/d/d/d/d/…/d/file.py (208 characters)'
 """
 
 from __future__ import annotations
 
 import errno
+import reprlib
+from typing import Any
 
 __all__ = [
     "AccessDenied",
@@ -30,8 +42,67 @@ __all__ = [
     "StoreError",
     "UnsupportedFormat",
     "WuuError",
+    "check_length",
+    "clip",
     "map_os_error",
+    "quote",
 ]
+
+QUOTE_CHARS = 80
+"""Characters of an input that an error quotes; the rest is cut and the whole's size named."""
+CLIP_CHARS = 200
+"""Characters of a path (or other text shown as is) in an error; its middle is cut beyond that."""
+MESSAGE_CHARS = 1000
+"""The longest message an error carries; a longer one loses its middle, and says so."""
+PATTERN_CHARS = 1000
+"""The longest search pattern a tool takes (compiling a huge one costs seconds, and every view
+and continuation would repeat it)."""
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = QUOTE_CHARS
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+_REPR.maxlevel = 3
+
+
+def _size(value: Any) -> str:
+    unit = "bytes" if isinstance(value, (bytes, bytearray)) else "characters"
+    return f"{len(value):,} {unit}"
+
+
+def quote(value: Any, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)`` for an error, cut to about ``limit`` characters with the whole's size named."""
+    if isinstance(value, (str, bytes, bytearray)):
+        if len(value) <= limit:
+            return repr(value)
+        head = repr(value[:limit])
+        return f"{head[:-1][: limit + 2]}…{head[-1]} ({_size(value)})"  # escapes make a repr longer
+    text = _REPR.repr(value)
+    if len(text) > 2 * limit:  # an object whose own repr is long
+        text = f"{text[:limit]}… ({len(text):,} characters of repr)"
+    return text
+
+
+def clip(text: Any, limit: int = CLIP_CHARS) -> str:
+    """``str(text)`` for an error, as is when short, else its start and end with the size named."""
+    shown = str(text)
+    if len(shown) <= limit:
+        return shown
+    tail = limit // 3
+    return f"{shown[: limit - tail - 1]}…{shown[-tail:]} ({_size(shown)})"
+
+
+def check_length(name: str, value: str, limit: int = PATTERN_CHARS) -> None:
+    """Raise :class:`InvalidArgument` when ``value`` is longer than ``limit`` characters."""
+    if len(value) > limit:
+        raise InvalidArgument(f"{name} {quote(value)} is too long: at most {limit:,} characters")
+
+
+def _bounded(message: str) -> str:
+    if len(message) <= MESSAGE_CHARS:
+        return message
+    cut = len(message) - (MESSAGE_CHARS - 60)
+    head = (MESSAGE_CHARS - 60) * 2 // 3
+    return f"{message[:head]} … [{cut:,} characters of this error cut] … {message[head + cut :]}"
 
 
 class WuuError(Exception):
@@ -40,6 +111,7 @@ class WuuError(Exception):
     kind = "error"
 
     def __init__(self, message: str) -> None:
+        message = _bounded(str(message))
         super().__init__(message)
         self.message = message
 
@@ -94,7 +166,8 @@ class StoreError(WuuError):
 
 def map_os_error(exc: OSError, what: str) -> WuuError:
     """Translate an ``OSError`` about ``what`` (a path or a reference) into the tree."""
-    reason = exc.strerror or str(exc)
+    what = clip(what)
+    reason = exc.strerror or clip(exc)  # str(exc) repeats the path, whatever its length
     if isinstance(exc, FileNotFoundError) or exc.errno == errno.ENOENT:
         return SourceNotFound(f"{what}: no such file or directory")
     if isinstance(exc, PermissionError) or exc.errno in (errno.EACCES, errno.EPERM):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import InvalidArgument
+from .errors import InvalidArgument, check_length, quote
 
 __all__ = ["compile_pattern", "is_case_sensitive"]
 
@@ -32,10 +32,11 @@ def is_case_sensitive(pattern: str) -> bool:
 def compile_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``pattern`` compiled with smart case; :class:`InvalidArgument` when it is empty or not a regex."""
     if not isinstance(pattern, str) or not pattern:
-        raise InvalidArgument(f"pattern must be a non-empty regular expression, not {pattern!r}")
+        raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
+    check_length("pattern", pattern)  # a huge one costs seconds to compile, and every view would repeat it
     if not is_case_sensitive(pattern):
         flags |= re.IGNORECASE
     try:
         return re.compile(pattern, flags)
     except re.error as exc:
-        raise InvalidArgument(f"pattern {pattern!r} is not a valid regular expression: {exc}") from None
+        raise InvalidArgument(f"pattern {quote(pattern)} is not a valid regular expression: {exc}") from None

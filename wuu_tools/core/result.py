@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .budget import count_tokens, tokenizer_name
+from .budget import DEFAULT_BUDGET, NOTICE_TOKENS, count_tokens, tokenizer_name
 from .errors import WuuError
 
 __all__ = ["Continuation", "ToolResult", "call_text", "continuation"]
@@ -88,11 +88,33 @@ class ToolResult:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
     @classmethod
-    def from_error(cls, exc: WuuError, tool: str | None = None) -> ToolResult:
-        """A one-line readable result for a failed call (what the agent-facing faces return)."""
+    def from_error(cls, exc: WuuError, tool: str | None = None, budget: int | None = None) -> ToolResult:
+        """A one-line readable result for a failed call (what the agent-facing faces return).
+
+        Its text fits ``budget`` (default :data:`DEFAULT_BUDGET`) plus the notice allowance, as
+        every view does: an error's quoted inputs are already cut (:func:`~.errors.quote`), and
+        what is still over is cut here.
+        """
         prefix = f"{tool}: " if tool else ""
         return cls(
-            text=f"error: {prefix}{exc.message}",
+            text=_fit_error(f"error: {prefix}{exc.message}", budget),
             complete=True,
             meta={"error": {"kind": exc.kind, "message": exc.message}},
         )
+
+
+def _fit_error(text: str, budget: int | None) -> str:
+    """``text`` cut (at a character, marked) to fit ``budget`` tokens plus the notice allowance."""
+    limit = budget if isinstance(budget, int) and not isinstance(budget, bool) and budget > 0 else DEFAULT_BUDGET
+    limit += NOTICE_TOKENS
+    if len(text.encode()) <= limit or count_tokens(text) <= limit:  # a token is at least one byte
+        return text
+    mark = f" … [error cut to the budget: {len(text):,} characters]"
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest head that fits with the mark
+        mid = (lo + hi + 1) // 2
+        if count_tokens(text[:mid] + mark) <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + mark

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .env import env_int
-from .errors import InvalidReference, SourceNotFound, StoreError, WuuError
+from .errors import InvalidReference, SourceNotFound, StoreError, WuuError, quote
 
 __all__ = ["Store", "StoreWriter", "current_store", "use_store"]
 
@@ -137,9 +137,8 @@ class Store:
     def validate(ref: str) -> str:
         """Return ``ref`` if it is a well-formed reference; raise :class:`InvalidReference` otherwise."""
         if not isinstance(ref, str) or not _REF.match(ref):
-            shown = ref if isinstance(ref, str) and len(ref) <= 80 else f"{str(ref)[:80]}..."
             raise InvalidReference(
-                f"{shown!r} is not a saved-result reference (expected KIND-<32 hex digits>, as given "
+                f"{quote(ref)} is not a saved-result reference (expected KIND-<32 hex digits>, as given "
                 "in a result's source or continuation)"
             )
         return ref

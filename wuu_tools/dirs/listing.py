@@ -35,7 +35,9 @@ from ..core.errors import (
     SourceError,
     StoreError,
     WuuError,
+    clip,
     map_os_error,
+    quote,
 )
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
@@ -90,13 +92,13 @@ def list_dir(
         The view as a ToolResult; ``meta`` has total_entries (None when not counted) and shown_entries.
     """
     if not isinstance(path, str) or not path:
-        raise InvalidArgument(f"path must be a non-empty string, not {path!r}")
+        raise InvalidArgument(f"path must be a non-empty string, not {quote(path)}")
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise InvalidArgument(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
+        raise InvalidArgument(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {quote(depth)}")
     if not isinstance(include_ignored, bool):
-        raise InvalidArgument(f"include_ignored must be true or false, not {include_ignored!r}")
+        raise InvalidArgument(f"include_ignored must be true or false, not {quote(include_ignored)}")
     if revision is not None and not isinstance(revision, str):
-        raise InvalidArgument(f"revision must be a string from an earlier result, not {revision!r}")
+        raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
     limit = resolve_budget(budget)
     parsed = decode(cursor) if cursor is not None else None
     root = os.path.abspath(path)
@@ -105,7 +107,7 @@ def list_dir(
     except OSError as exc:
         raise map_os_error(exc, path) from exc
     if not stat.S_ISDIR(mode):
-        raise NotAFile(f"{path}: is a file, not a directory (read it with read_file)")
+        raise NotAFile(f"{clip(path)}: is a file, not a directory (read it with read_file)")
     walker = Walker(root, depth, include_ignored, record_mtimes=parsed is not None)
     ctx = _Ctx(path, depth, include_ignored, budget, limit, walker)
     if parsed is None:

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, resolve_budget
-from ..core.errors import InvalidArgument, StoreError
+from ..core.errors import InvalidArgument, StoreError, quote
 from ..core.lines import LineFile
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import Store, current_store
@@ -68,7 +68,7 @@ def project_result(result: Any, tool: str | None = None, budget: int | None = No
         The projection; its continuation (if any) is a ``read_saved`` call on the saved copy.
     """
     if tool is not None and (not isinstance(tool, str) or not tool.strip()):
-        raise InvalidArgument(f"tool must be a tool name or None, not {tool!r}")
+        raise InvalidArgument(f"tool must be a tool name or None, not {quote(tool)}")
     resolved = resolve_budget(budget)
     ext = read_result(result)
     store = current_store()

@@ -6,7 +6,7 @@ import base64
 
 from ..core.budget import resolve_budget
 from ..core.env import media_limit
-from ..core.errors import InvalidArgument
+from ..core.errors import InvalidArgument, quote
 from ..core.lines import LineFile
 from ..core.result import ToolResult
 from ..core.sniff import SNIFF_BYTES, classify
@@ -46,10 +46,10 @@ def read_file(
         The view as a ToolResult; ``meta`` has total_lines, shown, omitted and partial_line.
     """
     if not isinstance(path, str) or not path:
-        raise InvalidArgument(f"path must be a non-empty string, not {path!r}")
+        raise InvalidArgument(f"path must be a non-empty string, not {quote(path)}")
     check_range(start_line, end_line, start_char)
     if revision is not None and not isinstance(revision, str):
-        raise InvalidArgument(f"revision must be a string from an earlier result, not {revision!r}")
+        raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
     resolved = resolve_budget(budget)
     with LineFile.open(path) as lf:
         kind = classify(lf.pread(0, SNIFF_BYTES), path)

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-from ..core.errors import InvalidArgument
+from ..core.errors import InvalidArgument, quote
 
 __all__ = ["Param", "ToolSpec", "json_schema_for", "parse_docstring", "tool_spec"]
 
@@ -125,9 +125,9 @@ class ToolSpec:
         known = {p.name: p for p in self.params}
         unknown = [k for k in args if k not in known]
         if unknown:
+            names = ", ".join(quote(k) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
             raise InvalidArgument(
-                f"unknown argument{'s' if len(unknown) > 1 else ''} "
-                f"{', '.join(repr(k) for k in unknown)}; valid arguments: {self.signature_text()}"
+                f"unknown argument{'s' if len(unknown) > 1 else ''} {names}; valid arguments: {self.signature_text()}"
             )
         out: dict[str, Any] = {}
         for p in self.params:
@@ -290,8 +290,10 @@ def _array_words(schema: Mapping[str, Any]) -> str:
 
 
 def _show(value: Any) -> str:
-    try:
+    """A model's argument value for an error: JSON when it is a short scalar, else cut, its size named."""
+    if isinstance(value, str) and len(value) > 57:
+        return f'{json.dumps(value[:57], ensure_ascii=False)[:-1]}…" ({len(value):,} characters)'
+    if value is None or isinstance(value, (str, int, float, bool)):
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+        return text if len(text) <= 60 else quote(value, 57)
+    return quote(value, 57)  # never serialised whole: a list of big strings would cost its whole size

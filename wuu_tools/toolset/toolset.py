@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from ..core.budget import resolve_budget
-from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError
+from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError, clip, quote
 from ..core.result import ToolResult
 from ..core.store import Store, use_store
 from .schema import ToolSpec, tool_spec
@@ -70,6 +70,8 @@ _PATH_ARGS: dict[str, tuple[str, ...]] = {
     "run_command": ("cwd",),
 }
 _ALWAYS_CALLABLE = ("read_saved", "project_result")
+PATH_MAX_BYTES = 4096
+"""The longest path a call may name (Linux's PATH_MAX); a longer one is refused before it is resolved."""
 _IN_THE_ROOT: dict[tuple[str, str], str] = {
     ("read_file", "path"): "The file to read; a relative path starts at the workspace root.",
     ("list_dir", "path"): 'The directory to list; a relative path starts at the workspace root ("." is the root).',
@@ -138,7 +140,7 @@ class Toolset:
         names = list(MODEL_TOOLS if tools is None else tools)
         unknown = [n for n in names if n not in TOOLS]
         if unknown:
-            raise InvalidArgument(f"unknown tool {unknown[0]!r}; valid tools: {', '.join(TOOLS)}")
+            raise InvalidArgument(f"unknown tool {quote(unknown[0])}; valid tools: {', '.join(TOOLS)}")
         if "read_saved" not in names:
             names.append("read_saved")
         self.tools: tuple[str, ...] = tuple(dict.fromkeys(names))
@@ -158,7 +160,7 @@ class Toolset:
             InvalidArgument: ``name`` is not one of them; the message lists the valid names.
         """
         if name not in self.callable_names:
-            raise InvalidArgument(f"unknown tool {name!r}; valid tools: {', '.join(self.tools)}")
+            raise InvalidArgument(f"unknown tool {quote(name)}; valid tools: {', '.join(self.tools)}")
         return _rooted_spec(name)
 
     @property
@@ -178,10 +180,12 @@ class Toolset:
             The tool's result, or a one-line error result (``meta["error"]``) naming the
             valid tools or arguments when the call is wrong or the source cannot be read.
         """
+        budget = (args or {}).get("budget") if isinstance(args, Mapping) else None
+        budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else self.budget
         try:
             spec = self.spec(name)
         except WuuError as exc:
-            return ToolResult.from_error(exc)
+            return ToolResult.from_error(exc, budget=budget)
         try:
             kwargs = self._confine(name, spec.check_args(args))
             if self.budget is not None and "budget" not in kwargs and "budget" in _param_names(spec):
@@ -189,7 +193,7 @@ class Toolset:
             with use_store(self.store):
                 return spec.fn(**kwargs)
         except WuuError as exc:
-            return ToolResult.from_error(exc, name)
+            return ToolResult.from_error(exc, name, budget)
 
     def _confine(self, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Resolve the path arguments of ``name`` against the root and refuse escapes."""
@@ -199,14 +203,18 @@ class Toolset:
             if value is None:
                 kwargs[arg] = str(self.root)
                 continue
+            if isinstance(value, str) and len(value.encode("utf-8", "surrogatepass")) > PATH_MAX_BYTES:
+                raise InvalidArgument(  # no file has such a path; resolving it would cost seconds
+                    f"{arg} {quote(value)} is longer than a path can be ({PATH_MAX_BYTES:,} bytes)"
+                )
             try:
                 given = Path(value).expanduser()
                 real = (given if given.is_absolute() else self.root / given).resolve()
             except (ValueError, RuntimeError, OSError) as exc:  # NUL byte, unknown ~user, symlink loop
-                raise InvalidArgument(f"{arg} {value!r} is not a usable path: {exc}") from exc
+                raise InvalidArgument(f"{arg} {quote(value)} is not a usable path: {clip(exc)}") from exc
             if not self.allow_outside_root and not real.is_relative_to(self.root):
                 raise AccessDenied(
-                    f"{arg} {value!r} is outside the allowed root {self.root} (it resolves to {real}); "
+                    f"{arg} {quote(value)} is outside the allowed root {self.root} (it resolves to {clip(real)}); "
                     "use a path inside the root"
                 )
             kwargs[arg] = str(real)
@@ -231,7 +239,7 @@ class Toolset:
             InvalidArgument: An unknown format; the message lists the valid ones.
         """
         if fmt not in SCHEMA_FORMATS:
-            raise InvalidArgument(f"unknown schema format {fmt!r}; valid formats: {', '.join(SCHEMA_FORMATS)}")
+            raise InvalidArgument(f"unknown schema format {quote(fmt)}; valid formats: {', '.join(SCHEMA_FORMATS)}")
         out = []
         for name in self.tools:
             schema, text = _rooted_spec(name).input_schema, self.description(name)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, fit_prefix, within
-from ..core.errors import InvalidArgument
+from ..core.errors import InvalidArgument, quote
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
@@ -51,9 +51,9 @@ def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
     """Raise :class:`InvalidArgument` unless the range arguments are sane whole numbers."""
     for name, value, low in (("start_line", start_line, 1), ("start_char", start_char, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidArgument(f"{name} must be a whole number >= {low}, not {value!r}")
+            raise InvalidArgument(f"{name} must be a whole number >= {low}, not {quote(value)}")
     if end_line is not None and (isinstance(end_line, bool) or not isinstance(end_line, int)):
-        raise InvalidArgument(f"end_line must be a whole number or None, not {end_line!r}")
+        raise InvalidArgument(f"end_line must be a whole number or None, not {quote(end_line)}")
     if end_line is not None and end_line < start_line:
         raise InvalidArgument(f"end_line ({end_line}) is before start_line ({start_line})")
 
