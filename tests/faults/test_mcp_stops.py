@@ -47,8 +47,7 @@ def test_a_cancelled_call_from_a_real_client_ends_the_tree_and_the_server_goes_o
     is_error, text = anyio.run(body)
     assert not is_error and "still serving" in text
     tree.assert_none_left()
-    logs = saved_logs(tree.store)
-    assert len(logs) == 2
+    logs = wait_for(lambda: len(saved_logs(tree.store)) == 2 and saved_logs(tree.store), what="both logs saved")
     cancelled = [p for p in logs if b"started" in p.read_bytes()]
     assert len(cancelled) == 1 and cancelled[0].read_bytes() == b"started\nto-stderr\n"
     meta = json.loads(cancelled[0].with_name(cancelled[0].name + ".meta.json").read_text())
@@ -70,6 +69,7 @@ def test_a_cancelled_request_gets_no_answer_and_the_next_one_does(tree: Marked) 
     server.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
     answer = server.recv()
     assert answer["id"] == 3 and answer["result"]["tools"]  # nothing came for request 2
+    wait_for(lambda: saved_logs(tree.store), what="the cancelled command's log saved")
     data, meta = _log(tree.store)
     assert data == b"started\nto-stderr\n" and meta["cancelled"].startswith("the MCP client")
     assert server.close() == 0
