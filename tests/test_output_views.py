@@ -338,3 +338,11 @@ def test_wuu_project_auto_chooses_and_kind_log_forces_the_log_view(tree: Path) -
     assert auto.split("\n")[1].startswith("[view: search results · 1,200 matches in 200 files")
     forced = subprocess.run([str(wuu), "project", "--kind", "log"], input=grep, capture_output=True, check=True)
     assert "[view:" not in forced.stdout.decode() and forced.stdout.startswith(b"[saved log log-")
+
+
+def test_a_diff_quoting_failure_lines_stays_a_diff(repo: Path) -> None:
+    from wuu_tools.logs.shape import classify
+
+    quoted = ["diff --git a/t.py b/t.py", "--- a/t.py", "+++ b/t.py", "@@ -1,2 +1,2 @@"]
+    quoted += ['+    lines = ["##[error]Process completed with exit code 2.", "FAILED x"]', " context"]
+    assert classify(quoted, quoted, exit_code=0).kind == "diff"

@@ -36,6 +36,9 @@ from .view import project_log
 
 __all__ = ["SAVED_KINDS", "choose", "project_output"]
 
+LABEL_BUDGET = 300
+"""Below this budget the failing log's view line is left out (the error-first view needs every token)."""
+
 SAVED_KINDS = ("search results", "diff", "JSON", "JSON lines", "YAML", "table")
 """The views ``read_saved``'s first view of a command's output may take."""
 
@@ -93,7 +96,7 @@ def project_output(
                 ref,
                 budget=budget,
                 explicit_budget=explicit_budget,
-                verdict=f"{head}\n[view: failing log · error evidence first]",
+                verdict=f"{head}\n[view: failing log · error evidence first]" if budget >= LABEL_BUDGET else head,
                 meta=facts,
             )
         top = [verdict or f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"]

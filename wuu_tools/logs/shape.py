@@ -68,7 +68,6 @@ FAILURE = re.compile(
     r"|Tests:\s+.*\d+ failed|\s*\d+ failing$"  # jest, mocha
     r"|npm ERR! |make(?:\[\d+\])?: \*\*\* |error(?:\[E\d+\])?: |fatal: "
     r"|##\[error\]|Done\. Your build exited with [1-9]|The command \".*\" exited with [1-9]"  # CI runners
-    r"|.*\bProcess completed with exit code [1-9]"
     r"|(?:[A-Za-z]:)?[\w./\\][\w./\\-]*:\d+(?::\d+)?: (?:fatal )?error\b|[^\s(]+\(\d+,\d+\): error TS\d+:|error TS\d+:)"
 )
 """Known toolchains' failure lines, anchored at the line start (so grep hits naming them do not count)."""
