@@ -114,9 +114,10 @@ class Store:
         target = objects / ref
         try:
             os.chmod(tmp_path, 0o600)
-            os.replace(tmp_path, target)
+            # The facts first: whoever finds the object finds its meta beside it.
             if meta:
                 self._write_meta(ref, meta)
+            os.replace(tmp_path, target)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 tmp_path.unlink()
