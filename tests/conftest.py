@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REALDATA = SHARED / "realdata"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Children get SIGINT's default action even when this run was started as a background job.
+
+    A shell starts ``cmd &`` with SIGINT ignored, and an ignored signal stays ignored across exec:
+    the signal tests' children (``wuu run``, a Python program) would then rightly ignore the
+    SIGINT they are sent. Handled signals are reset to default on exec, so a handler here is enough.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
