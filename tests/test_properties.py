@@ -216,3 +216,29 @@ def test_recovery_reads_the_saved_copy_only(tmp_path: Path) -> None:
     ref = Store().save(f"touch {marker}\n".encode() * 3, "log")
     r: dict[str, Any] = read_saved(ref).to_dict()
     assert "touch" in r["text"] and not marker.exists()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.binary(max_size=300).map(lambda b: b.replace(b"\r", b"")),
+    start=st.integers(0, 320),
+    end=st.integers(0, 320),
+    size=st.integers(1, 40),
+)
+def test_line_blocks_never_split_a_line_and_lose_nothing(
+    tmp_path: Path, data: bytes, start: int, end: int, size: int
+) -> None:
+    """``LineFile.blocks`` from a line start: whole lines in order, a partial last line only at the file's end."""
+    from wuu_tools.core.lines import LineFile
+
+    path = tmp_path / "blocks.bin"
+    path.write_bytes(data)
+    start = data.rfind(b"\n", 0, min(start, len(data))) + 1  # a line start
+    with LineFile.open(path) as lf:
+        got = list(lf.blocks(start, end, size))
+    stop = min(end, len(data))
+    expected = data[start:stop] if stop >= len(data) else data[start : data.rfind(b"\n", 0, stop) + 1]
+    if stop < start:
+        expected = b""
+    assert b"".join(got) == expected
+    assert all(b.endswith(b"\n") for b in got[:-1]) and all(got)

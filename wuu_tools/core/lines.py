@@ -12,13 +12,16 @@ import codecs
 import os
 import stat
 from collections import OrderedDict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from .errors import NotAFile, map_os_error
 from .lineindex import CHUNK, READ_BLOCK, LineIndex, index_for, key_of
 
-__all__ = ["CHUNK", "LineFile", "LineIndex", "decode_line", "require_regular"]
+__all__ = ["CHUNK", "SCAN_BLOCK", "LineFile", "LineIndex", "decode_line", "require_regular"]
+
+SCAN_BLOCK = 4 << 20  # bytes a whole-file pass reads at a time
 
 # (file key, line, character) -> byte offset of that character, so a chain through one long line
 # resumes where the last view stopped instead of decoding the line from its start again.
@@ -128,6 +131,28 @@ class LineFile:
     def pread(self, offset: int, n: int) -> bytes:
         """Up to ``n`` bytes at ``offset`` (one positioned read; the file position is not used)."""
         return os.pread(self._fh.fileno(), n, offset)
+
+    def blocks(self, start: int = 0, end: int | None = None, size: int = SCAN_BLOCK) -> Iterator[bytes]:
+        """The bytes from ``start`` to ``end`` in blocks of about ``size``, each ending after a newline.
+
+        No line is split between two blocks (a line longer than ``size`` makes its block longer).
+        The bytes after the last newline come last only when ``end`` is the file's end: a range cut
+        short inside a line leaves that partial line out.
+        """
+        end = self.size if end is None else min(end, self.size)
+        pos, carry = start, b""
+        while pos < end:
+            block = self.pread(pos, min(size, end - pos))
+            if not block:
+                break
+            pos += len(block)
+            data = carry + block
+            cut = data.rfind(b"\n") + 1
+            data, carry = data[:cut], data[cut:]
+            if data:
+                yield data
+        if carry and end >= self.size:
+            yield carry
 
     def offset(self, line: int) -> int:
         """Byte offset where ``line`` starts (``total_lines + 1`` gives the size)."""

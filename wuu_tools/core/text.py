@@ -20,6 +20,7 @@ from collections.abc import Iterable
 __all__ = [
     "CR_MARK",
     "clean_terminal",
+    "complement",
     "human_size",
     "mark_carriage_returns",
     "number_line",
@@ -90,6 +91,23 @@ def human_size(n: int) -> str:
 def number_line(n: int, text: str, width: int) -> str:
     """A view line: the 1-based number right-aligned to ``width``, a tab, the text (as ``cat -n``)."""
     return f"{n:>{width}}\t{text}"
+
+
+def complement(shown: list[list[int]], total: int) -> list[list[int]]:
+    """The ranges of lines ``1..total`` outside the sorted inclusive ranges ``shown``.
+
+    >>> complement([[3, 4], [8, 8]], 10)
+    [[1, 2], [5, 7], [9, 10]]
+    """
+    out: list[list[int]] = []
+    nxt = 1
+    for a, b in shown:
+        if a > nxt:
+            out.append([nxt, a - 1])
+        nxt = max(nxt, b + 1)
+    if nxt <= total:
+        out.append([nxt, total])
+    return out
 
 
 def ranges(numbers: Iterable[int]) -> list[list[int]]:

@@ -28,7 +28,6 @@ __all__ = ["read_saved"]
 
 CONTEXT = 2
 MAX_MATCH_CHARS = 2000
-SCAN_BLOCK = 4 * 1024 * 1024
 
 
 def read_saved(
@@ -121,22 +120,8 @@ def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int, ra
     """Line numbers in ``first..last`` that match (the first few thousand) and the total count."""
     found: list[int] = []
     count = 0
-    pos = lf.offset(first)
-    end = lf.offset(last + 1)
     line = first
-    carry = b""
-    while pos < end or carry:
-        block = lf.pread(pos, min(SCAN_BLOCK, end - pos)) if pos < end else b""
-        pos += len(block)
-        data = carry + block
-        if pos < end:
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                carry = data
-                continue
-            data, carry = data[: cut + 1], data[cut + 1 :]
-        else:
-            carry = b""
+    for data in lf.blocks(lf.offset(first), lf.offset(last + 1)):
         text = data.decode("utf-8", "replace")
         if not raw:
             text = _clean_block(text)

@@ -17,7 +17,7 @@ import re
 from ..core.lines import LineFile
 from ..core.text import plural
 from .frame import Frame, cut
-from .lineiter import BLOCK, SCAN_BYTES
+from .lineiter import SCAN_BYTES
 from .shape import WARNING, Shape
 
 __all__ = ["output_frame", "table_frame", "warnings"]
@@ -44,18 +44,8 @@ def warnings(lf: LineFile, limit: int = SCAN_BYTES) -> tuple[int, list[int]]:
     """Compiler warning lines in the first ``limit`` bytes of ``lf``: how many, and the first few line numbers."""
     count = 0
     first: list[int] = []
-    pos = 0
     line = 1
-    end = min(lf.size, limit)
-    carry = b""
-    while pos < end:
-        block = lf.pread(pos, min(BLOCK, end - pos))
-        if not block:
-            break
-        pos += len(block)
-        data = carry + block
-        cut_at = data.rfind(b"\n") + 1 if pos < end else len(data)
-        data, carry = data[:cut_at], data[cut_at:]
+    for data in lf.blocks(0, limit):
         at, seen = 0, line
         for m in WARNING.finditer(data) if b"warning" in data else ():
             count += 1

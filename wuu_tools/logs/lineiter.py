@@ -21,10 +21,9 @@ from collections.abc import Iterator
 
 from ..core.lines import LineFile
 
-__all__ = ["BLOCK", "SCAN_BYTES", "OutputLines"]
+__all__ = ["SCAN_BYTES", "OutputLines"]
 
 SCAN_BYTES = 16 << 20
-BLOCK = 4 << 20
 
 
 class OutputLines:
@@ -37,24 +36,7 @@ class OutputLines:
         self.capped = lf.size > limit
 
     def __iter__(self) -> Iterator[str]:
-        lf = self.lf
-        end = min(lf.size, self.limit)
-        pos = 0
-        carry = b""
-        while pos < end:
-            block = lf.pread(pos, min(BLOCK, end - pos))
-            if not block:
-                break
-            pos += len(block)
-            data = carry + block
-            if pos < end or self.capped:
-                cut = data.rfind(b"\n")
-                if cut < 0:
-                    carry = data
-                    continue
-                data, carry = data[: cut + 1], data[cut + 1 :]
-            else:
-                carry = b""
+        for data in self.lf.blocks(0, self.limit):
             text = data.decode("utf-8", "replace")
             if text.endswith("\n"):
                 text = text[:-1]

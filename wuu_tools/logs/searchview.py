@@ -20,7 +20,7 @@ from typing import Any
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch, fit_count
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
-from ..core.text import clean_terminal, human_size, number_line, plural, ranges
+from ..core.text import clean_terminal, complement, human_size, number_line, plural, ranges
 from .frame import Frame, cut, framed
 from .searchindex import FileHits, SearchIndex, index_hits
 
@@ -240,7 +240,7 @@ def project_search(
             frame = Frame("search results", _facts(index), [], "head", _meta(index))
             return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=meta)
         room = max(1, room - max(over, (size - HARD_CAP_BYTES) // 2, 1) - 8)
-    omitted = _complement(shown, total)
+    omitted = complement(shown, total)
     out_meta = {
         **meta,
         "total_lines": total,
@@ -280,7 +280,7 @@ def _render(
         named = len(rest) - unnamed
     total = texts.lf.total_lines
     shown_r = ranges(shown)
-    omitted = _complement(shown_r, total)
+    omitted = complement(shown_r, total)
     cont = None
     if omitted:
         a, b = omitted[0][0], omitted[-1][1]
@@ -294,15 +294,3 @@ def _render(
             + (f' · one file: read_saved(ref="{ref}", pattern="^PATH:")]' if name_room > 200 else "]")
         )
     return "\n".join(out), shown_r, cont, named
-
-
-def _complement(shown: list[list[int]], total: int) -> list[list[int]]:
-    out: list[list[int]] = []
-    nxt = 1
-    for a, b in shown:
-        if a > nxt:
-            out.append([nxt, a - 1])
-        nxt = max(nxt, b + 1)
-    if nxt <= total:
-        out.append([nxt, total])
-    return out

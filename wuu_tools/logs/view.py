@@ -26,7 +26,7 @@ from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tok
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
-from ..core.text import human_size, number_line, plural, ranges
+from ..core.text import complement, human_size, number_line, plural, ranges
 from .evidence import Evidence, clean_line
 from .scan import Scan, scan_log
 from .steps import Step, failing_steps, step_evidence
@@ -388,7 +388,7 @@ def _render(
         out.extend(lines.text[n] for n in range(1, plan.head_last + 1))
         shown.update(range(1, plan.head_last + 1))
     shown_r = ranges(shown)
-    omitted = _complement(shown_r, total)
+    omitted = complement(shown_r, total)
     cont = None
     if omitted:
         a, b = omitted[0][0], omitted[-1][1]
@@ -410,15 +410,3 @@ def _render(
         parts = " and ".join(f"{x:,}-{y:,}" for x, y in scan.searched)
         out.append(f"[evidence was searched in lines {parts} only; search the rest with read_saved(pattern=...)]")
     return "\n".join(out), shown_r, omitted, cont
-
-
-def _complement(shown: list[list[int]], total: int) -> list[list[int]]:
-    out: list[list[int]] = []
-    nxt = 1
-    for a, b in shown:
-        if a > nxt:
-            out.append([nxt, a - 1])
-        nxt = max(nxt, b + 1)
-    if nxt <= total:
-        out.append([nxt, total])
-    return out
