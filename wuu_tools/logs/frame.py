@@ -15,14 +15,37 @@ from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count
 from ..core.lines import LineFile
-from ..core.result import ToolResult
+from ..core.result import Continuation, ToolResult, continuation
+from ..core.text import complement
 from ..views.paging import Subject, render_view
 
-__all__ = ["LINE_CHARS", "Frame", "cut", "fit_share", "framed", "output_subject"]
+__all__ = ["LINE_CHARS", "Frame", "Rest", "cut", "fit_share", "framed", "output_subject", "rest_of"]
 
 SUMMARY_SHARE = 0.6  # of the budget, at most, for the lines above the output's own lines
 LINE_CHARS = 320
 """A summary or view line longer than this many characters is cut (``read_saved`` shows it whole)."""
+
+
+@dataclass
+class Rest:
+    """What a first view of a saved output leaves out: line ranges, their size, and the call reading them in order."""
+
+    omitted: list[list[int]]
+    lines: int
+    size: int
+    cont: Continuation | None
+
+
+def rest_of(lf: LineFile, ref: str, shown: list[list[int]], budget: int | None) -> Rest:
+    """The lines of ``lf`` outside ``shown`` (sorted ranges) and the ``read_saved`` call reading them in order."""
+    total = lf.total_lines
+    omitted = complement(shown, total)
+    if not omitted:
+        return Rest([], 0, 0, None)
+    a, b = omitted[0][0], omitted[-1][1]
+    cont = continuation("read_saved", ref=ref, start_line=a, end_line=b if b < total else None, budget=budget)
+    n = sum(y - x + 1 for x, y in omitted)
+    return Rest(omitted, n, sum(lf.span_bytes(x, y) for x, y in omitted), cont)
 
 
 def output_subject(ref: str) -> Subject:

@@ -19,9 +19,9 @@ from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch, fit_count
 from ..core.lines import LineFile, decode_line
-from ..core.result import ToolResult, call_text, continuation
+from ..core.result import ToolResult, call_text
 from ..core.text import clean_terminal, complement, human_size, number_line, plural, ranges
-from .frame import Frame, cut, framed
+from .frame import Frame, cut, framed, rest_of
 from .searchindex import FileHits, SearchIndex, index_hits
 
 __all__ = ["project_search", "search_frame"]
@@ -278,19 +278,11 @@ def _render(
         lines, unnamed = _folder_lines(rest, name_room)
         out.extend(lines)
         named = len(rest) - unnamed
-    total = texts.lf.total_lines
     shown_r = ranges(shown)
-    omitted = complement(shown_r, total)
-    cont = None
-    if omitted:
-        a, b = omitted[0][0], omitted[-1][1]
-        cont = continuation(
-            "read_saved", ref=ref, start_line=a, end_line=b if b < total else None, budget=explicit_budget
-        )
-        n = sum(y - x + 1 for x, y in omitted)
-        size = sum(texts.lf.span_bytes(x, y) for x, y in omitted)
+    rest = rest_of(texts.lf, ref, shown_r, explicit_budget)
+    if rest.cont:
         out.append(
-            f"[not shown: {plural(n, 'line')} ({human_size(size)}); all in order: {call_text(cont)}"
+            f"[not shown: {plural(rest.lines, 'line')} ({human_size(rest.size)}); all in order: {call_text(rest.cont)}"
             + (f' · one file: read_saved(ref="{ref}", pattern="^PATH:")]' if name_room > 200 else "]")
         )
-    return "\n".join(out), shown_r, cont, named
+    return "\n".join(out), shown_r, rest.cont, named

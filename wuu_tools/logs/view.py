@@ -26,8 +26,9 @@ from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tok
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
-from ..core.text import complement, human_size, number_line, plural, ranges
+from ..core.text import human_size, number_line, plural, ranges
 from .evidence import Evidence, clean_line
+from .frame import rest_of
 from .scan import Scan, scan_log
 from .steps import Step, failing_steps, step_evidence
 
@@ -388,17 +389,12 @@ def _render(
         out.extend(lines.text[n] for n in range(1, plan.head_last + 1))
         shown.update(range(1, plan.head_last + 1))
     shown_r = ranges(shown)
-    omitted = complement(shown_r, total)
-    cont = None
-    if omitted:
+    rest = rest_of(lines.lf, ref, shown_r, explicit_budget)
+    omitted, cont = rest.omitted, rest.cont
+    if cont:
         a, b = omitted[0][0], omitted[-1][1]
-        cont = continuation(
-            "read_saved", ref=ref, start_line=a, end_line=b if b < total else None, budget=explicit_budget
-        )
-        n = sum(y - x + 1 for x, y in omitted)
-        size = sum(lines.lf.span_bytes(x, y) for x, y in omitted)
         out.append(
-            f"[not shown: {plural(n, 'line')} ({human_size(size)}) in lines {a:,}-{b:,}; "
+            f"[not shown: {plural(rest.lines, 'line')} ({human_size(rest.size)}) in lines {a:,}-{b:,}; "
             f"next: {call_text(cont)} · search: {call_text(continuation('read_saved', ref=ref, pattern=GREP_HINT))}]"
         )
     if scan.capped_at:
