@@ -48,5 +48,11 @@ def test_the_corpus_becomes_ci_log_tasks(realdata: Path) -> None:
     assert len(corpus) == 443 and all(t.needles for t in corpus)
     tasks = eval_tasks(root)
     assert len(tasks) == 443 and {t.kind for t in tasks} == {"ci-log"} and {t.origin for t in tasks} == {"logchunks"}
-    trace = run_task(WuuPolicy(), next(t for t in tasks if t.notes["dev"]))
+    task = next(t for t in tasks if t.notes["dev"])
+    trace = run_task(WuuPolicy(), task)
     assert trace.error is None and trace.calls
+    # A CI log is read as the output of a failed command (run_command), not as a file.
+    assert trace.calls[0].request == 'run_command(command="travis build")'
+    assert trace.calls[0].text.startswith("[exit 1 ")
+    (labelled,) = (t for t in corpus if t.name == f"{task.notes['repo']}/{task.path.name}")
+    assert trace.first_view_hit == recalled(trace.calls[0].text, labelled)

@@ -20,7 +20,7 @@ from wuu_tools.core.text import clean_terminal
 
 __all__ = ["COMMAND_KINDS", "Evidence", "Search", "Task", "load_manifest", "mcp_result", "normalize", "realdata_tasks"]
 
-COMMAND_KINDS = ("log", "output")
+COMMAND_KINDS = ("log", "output", "ci-log")
 """Tasks about a command's output: a failing build (``log``) or a command that printed data (``output``)."""
 
 LOG_GREP = "error|fail|panic|exception|assert|undefined"
