@@ -148,3 +148,10 @@ def test_status_fits_any_width(columns: int) -> None:
     _, _, terminal = _on_a_pty(["run", "--timeout", "0", "sleep 0.7; echo x"], columns=columns)
     drawn = [d for d in terminal.decode().split("\r\x1b[2K") if d and "wuu run" in d]
     assert drawn and all(len(d) <= columns - 1 for d in drawn), drawn
+
+
+def test_a_terminal_with_no_size_set_gets_a_readable_status() -> None:
+    """A pty whose size was never set reports 0 columns (``script``, some CI runners): 80 are assumed."""
+    _, _, terminal = _on_a_pty(["run", "--timeout", "0", "sleep 0.8; echo x"], columns=0)
+    drawn = [d for d in terminal.decode().split("\r\x1b[2K") if d and "wuu run" in d]
+    assert drawn and all(re.match(r"wuu run · \d+\.\d s · ", d) for d in drawn), drawn

@@ -68,7 +68,7 @@ class _Status:
             if sink is not None:
                 width = shutil.get_terminal_size((80, 24)).columns
                 with suppress(OSError):
-                    width = os.get_terminal_size(self.fd).columns
+                    width = os.get_terminal_size(self.fd).columns or width  # 0: a terminal with no size set
                 line = status_text(
                     time.monotonic() - self.started,
                     sink.newlines + (0 if sink.ends_line or not sink.size else 1),
