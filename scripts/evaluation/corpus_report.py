@@ -99,9 +99,21 @@ def _leave_project_out(tasks: list[CorpusTask], budget: int) -> list[str]:
 
 
 def corpus_report(
-    root: Path, budget: int, *, lpo: bool = True, peers: bool = True, misses: str = "all", dev_only: bool = False
+    root: Path,
+    budget: int,
+    *,
+    lpo: bool = True,
+    peers: bool = True,
+    misses: str = "all",
+    dev_only: bool = False,
+    blind: bool = False,
 ) -> None:
-    """Print the corpus report (or say why there is none); ``dev_only``: the DEV projects alone (for tuning)."""
+    """Print the corpus report (or say why there is none).
+
+    ``dev_only``: the DEV projects alone (for tuning). ``blind``: the HELD-OUT projects are
+    counted in the totals but nothing else of them is printed (no per-language or per-project
+    row, no miss), so a developer can check the held-out figure without studying its logs.
+    """
     tasks = load(root)
     if not tasks:
         print(f"\nLogChunks corpus: {root / 'tasks.json'} is absent (../shared/realdata missing): skipped")
@@ -125,6 +137,10 @@ def corpus_report(
         print("\nLeave-project-out (each project judged with the value that does best on the other projects):")
         for line in _leave_project_out(tasks, budget):
             print(line)
+    if blind:
+        rows = dev
+        misses = "dev" if misses == "all" else misses
+        print("\n(blind: below, the DEV projects only)")
     print("\nPer language:")
     for lang, part in _grouped(rows, "language"):
         print(f"  {lang:<14} {_fig(part)}")
