@@ -82,12 +82,14 @@ STEP_END_RULE = Rule("step-end", re.compile(r"(?!)"), 0)
 @dataclass
 class Step:
     """A failing step: its command line (0: none found), its last output line, its end marker (0: the log's end),
-    and the first line it may span (its command line, else the line after the previous failing step)."""
+    and the first line it may span (its command line, else the line after the previous failing step);
+    ``marked``: its start is a CI step marker (not a bare ``$`` prompt)."""
 
     start: int
     last: int
     end: int
     first: int = 1
+    marked: bool = False
 
 
 def template(text: str) -> str:
@@ -140,9 +142,10 @@ def failing_steps(lf: LineFile, ends: list[int]) -> list[Step]:
                 break
             if not prompt and _PROMPT.search(text):
                 prompt = first + k
+        marked = bool(start)
         start = start or prompt
         floor = out[-1].end + 1 if out and out[-1].end else 1
-        out.append(Step(start, last, end if end <= lf.total_lines else 0, start or floor))
+        out.append(Step(start, last, end if end <= lf.total_lines else 0, start or floor, marked))
     return out
 
 

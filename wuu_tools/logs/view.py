@@ -158,8 +158,11 @@ def _ranked(lf: LineFile, scan: Scan) -> tuple[list[Evidence], float]:
     ranked = scan.collector.ranked()
     ends = scan.collector.step_ends
     steps = failing_steps(lf, ends)
+    # A CI log cut before its failing step ended (a time limit, a log cap) has step markers but no
+    # failing end: its last step is the one that failed.
+    structured = bool(ends) or any(s.marked for s in steps)
     share = EVIDENCE_SHARE
-    if ends:
+    if structured:
         share = STRUCTURED_SHARE
         for item in ranked:
             item.score += IN_STEP if any(_in_step(item.line, s) for s in steps) else -OUT_OF_STEP
@@ -167,7 +170,7 @@ def _ranked(lf: LineFile, scan: Scan) -> tuple[list[Evidence], float]:
     for item in ranked:
         known[item.text.strip()] = max(item.score, known.get(item.text.strip(), 0.0))
     # A step line that a pattern already found (a duplicate folded with its count) is shown once.
-    ranked += [e for e in step_evidence(lf, steps, bool(ends)) if known.get(e.text.strip(), -1.0) < e.score]
+    ranked += [e for e in step_evidence(lf, steps, structured) if known.get(e.text.strip(), -1.0) < e.score]
     ranked.sort(key=lambda e: (-e.score, e.line if not e.rule.last_wins else -e.line))
     return ranked, share
 
