@@ -18,7 +18,8 @@ as the first view of ``cat LOG; exit 1`` would get it, and recall, median and ma
 printed overall, for the DEV and HELD-OUT projects, per language and per project, beside the
 peers' position cuts, with leave-project-out figures and the list of misses.
 
-Usage: ``python scripts/recall.py [--budget N] [--data DIR] [--corpus DIR] [--target 0.9] [--show NAME] [--dev-only] [--blind] [--misses dev]``.
+Usage: ``python scripts/recall.py [--budget N] [--data DIR] [--corpus DIR] [--target 0.9] [--show NAME]
+[--dev-only] [--blind] [--misses dev]`` (while tuning: ``--dev-only --misses dev``, or ``--blind``).
 Exits 1 when recall is below the target or the median first-view tokens exceed the budget
 (on the 9 logs; the corpus figures are reported, not enforced).
 """
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", choices=("dev", "all", "none"), default="all", help="which misses to list")
     parser.add_argument("--dev-only", action="store_true", help="the DEV projects of the corpus only (for tuning)")
     parser.add_argument(
-        "--blind", action="store_true", help="HELD-OUT projects in the totals only (no per-language or per-project row, no misses)"
+        "--blind", action="store_true", help="HELD-OUT projects in the totals only (no rows of theirs, no misses)"
     )
     args = parser.parse_args(argv)
     status = 0 if args.only_corpus else _nine(args)

@@ -89,3 +89,44 @@ def test_step_structure_is_bounded_on_a_long_step() -> None:
     body = [f"progress {i} of 200000" for i in range(200_000)] + ["Segmentation fault (core dumped) in worker 3"]
     text = _view(_travis([("stress", body, 139)], preamble=5, epilogue=5), budget=800)
     assert "Segmentation fault (core dumped) in worker 3" in text
+
+
+def test_lines_printed_in_green_are_not_evidence_whatever_their_words() -> None:
+    # A runner of no known format marks passes in green and failures in red: the colour is its verdict.
+    green = [f"{ESC}[32m    (+) raises an error when field {i} is missing{ESC}[0m 12ms" for i in range(120)]
+    red = [
+        f"{ESC}[31m    (x) saves a draft when the title is long{ESC}[0m",
+        f"{ESC}[31m      draft store could not save the record: title exceeds column width{ESC}[0m",
+    ]
+    log = _travis([("run specs", [*green[:60], *red, *green[60:], "120 passed, 1 failed"], 1)])
+    text = _view(log, budget=700)
+    assert "draft store could not save the record: title exceeds column width" in text
+    assert sum("raises an error when field" in line for line in text.splitlines()) <= 2
+
+
+def test_tone_reads_the_colour_of_the_visible_text() -> None:
+    from wuu_tools.logs.tone import tone
+
+    assert tone(f"{ESC}[1;31mERROR{ESC}[0m in module")[0] == "red"
+    assert tone(f"{ESC}[38;5;196mboom{ESC}[0m")[0] == "red"
+    assert tone(f"{ESC}[?1h{ESC}={ESC}[32m  ok{ESC}[39m{ESC}[30m 12ms{ESC}[0m")[0] == "green"
+    # A colour left open carries into the next line; a reset ends it.
+    shade, open_fg = tone(f"{ESC}[31mFailure:")
+    assert (shade, open_fg) == ("red", "red")
+    assert tone("  expected 3, got 4", open_fg)[0] == "red"
+    assert tone(f"{ESC}[0m  plain", open_fg)[0] == ""
+    assert tone("no colour at all")[0] == ""
+
+
+def test_a_log_cut_before_its_failing_step_ended_shows_that_step() -> None:
+    # A CI log cut by a time or size limit: step markers, but no 'exited with' line for the last step.
+    cause = "worker 7 could not renew its lease on shard 12 after 3 retries"
+    work = [f"shard {i % 40} processed batch {i}" for i in range(1500)]
+    log = _travis([("install", [f"fetched package-{i}" for i in range(200)], 0)], epilogue=0)
+    log = log.replace("Done. Your build exited with 1.\n", "")
+    log += f"travis_time:start:0000beef\r{ESC}[0K$ ./run-suite\n" + "\n".join(
+        [*work[:700], "Starting shard failover", cause, "retrying failed batches", *work[700:]]
+    )
+    text = _view(log, budget=1200)
+    assert cause in text
+    assert sum("kernel parameter" in line for line in text.splitlines()) <= 5

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.text import clean_terminal
+from .tone import GREEN, tone
 
 __all__ = ["KEYS", "PREFILTER", "Collector", "Evidence", "Rule", "classify", "clean_line", "is_summary", "normalize"]
 
@@ -320,6 +321,7 @@ MAX_ITEMS = 20_000
 MAX_STEP_ENDS = 64
 STEP_END_RULES = frozenset({"ci-step-failed", "gha-exit"})
 MAX_REPEATS = 5
+GREEN_IS_PASS = True
 
 
 class Collector:
@@ -345,6 +347,8 @@ class Collector:
         rule = classify(text)
         if rule is None:
             return
+        if GREEN_IS_PASS and rule.name not in STEP_END_RULES and tone(raw_line)[0] == GREEN:
+            return  # printed in green: the tool says it passed, whatever words it holds
         if rule.name in STEP_END_RULES and len(self.step_ends) < MAX_STEP_ENDS:
             self.step_ends.append(number)
         if rule.name == "python-traceback":

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ..core.lines import LineFile, decode_line
 from .evidence import Evidence, Rule, classify, normalize
+from .tone import GREEN, tone
 
 __all__ = ["MAX_STEPS", "STEP_BYTES", "STEP_LINES", "Step", "failing_steps", "step_evidence", "template"]
 
@@ -40,6 +41,7 @@ STEP_TAIL = 30
 CONSEQUENCES = frozenset({"npm", "make", "rust-abort", "gha-exit", "maven-goal", "ci-step-failed"})
 """Rules of the lines a tool prints after the cause (``npm ERR!`` epilogues, ``make: ***``): skipped at a step's end."""
 CONSEQUENCE_LINES = 80  # lines skipped so at most
+PASS_RUN = 2  # passing lines in a row that end the failing step's tail block (going up)
 MAX_PICKS = 40  # lines of one step kept as evidence candidates
 PER_TEMPLATE = 2  # lines of one template kept among them
 UNSTRUCTURED_MAX = 39.0  # the highest rank of a step line in a log without step markers (generic filler)
@@ -115,6 +117,28 @@ def signal(text: str) -> int:
     return max(0, score)
 
 
+def _until_passing_run(texts: list[str], tones: list[str], k: int, before: int) -> int:
+    """How many of the ``before`` lines above ``texts[k]`` to show: up to a run of passing lines (green, or
+    a passing mark) longer than :data:`PASS_RUN`, of which :data:`PASS_RUN` are kept."""
+    run = 0
+    for j in range(1, before + 1):
+        i = k - j
+        run = run + 1 if tones[i] == GREEN or _PASSING.search(texts[i]) else 0
+        if run > PASS_RUN:
+            return j - 1
+    return before
+
+
+def _tones(raws: list[str]) -> list[str]:
+    """The colour of each line (:func:`.tone.tone`), a colour left open carried into the next lines."""
+    out = []
+    fg = ""
+    for raw in raws:
+        shade, fg = tone(raw, fg)
+        out.append(shade)
+    return out
+
+
 def _after_cause(text: str) -> bool:
     """True for a line that ends a failing step after its cause: blank, a step marker, a tool's own epilogue."""
     if not text.strip() or _MARKER_ONLY.search(text):
@@ -162,12 +186,16 @@ def step_evidence(lf: LineFile, steps: list[Step], structured: bool) -> list[Evi
             continue
         raws = lf.read_backward(step.last, STEP_BYTES, floor=lo)
         first = step.last - len(raws) + 1
-        texts = [normalize(decode_line(r[:2048])[0]) for r in raws]
+        decoded = [decode_line(r[:2048])[0] for r in raws]
+        texts = [normalize(r) for r in decoded]
+        tones = _tones(decoded)
         counts = Counter(template(t) for t in texts)
         span = max(1, len(texts))
         picks: list[tuple[float, int, str]] = []
         for k, text in enumerate(texts):
             if not text.strip() or _MARKER_ONLY.search(text):
+                continue
+            if tones[k] == GREEN:
                 continue
             s = signal(text)
             if not s:
@@ -201,6 +229,8 @@ def step_evidence(lf: LineFile, steps: list[Step], structured: bool) -> list[Evi
             tail_last -= 1
         if texts[tail_last - first].strip():
             before = min(STEP_TAIL - 1, tail_last - (step.start or lo))
+            if PASS_RUN:
+                before = _until_passing_run(texts, tones, tail_last - first, before)
             tail_rule = Rule("step-tail", STEP_RULE.pattern, 88, before=before)
             items.append(Evidence(tail_last, tail_rule, texts[tail_last - first], tail_last, score=88.0 + bonus))
         if step.end:
