@@ -130,3 +130,12 @@ def test_a_log_cut_before_its_failing_step_ended_shows_that_step() -> None:
     text = _view(log, budget=1200)
     assert cause in text
     assert sum("kernel parameter" in line for line in text.splitlines()) <= 5
+
+
+def test_the_lines_before_a_commands_exit_status_are_shown_with_it() -> None:
+    # A sub-command that names what is wrong in its own words, then its runner reports the exit status.
+    checks = [f"check {i}: {i * 3} items, done" for i in range(300)]
+    sub = ["listing files whose layout differs:", "  generated/schema_v2.json", "sub-runner exited with code 3"]
+    log = _travis([("run all checks", [*checks[:150], *sub, *checks[150:], "checks finished"], 1)])
+    text = _view(log, budget=800)
+    assert "generated/schema_v2.json" in text

@@ -152,6 +152,7 @@ RULES: tuple[Rule, ...] = (
         "aborted",
         r"^Aborted\b|\bAbort trap\b|exit(?:ed)? (?:with )?(?:status|code) [1-9]\d*\b|returned non-zero exit status",
         50,
+        before=2,  # a command's exit status follows its last output: the lines that say why
     ),
     _r("error-word", r"(?<![/\-.=])\b(?:error|Error|ERROR|Exception)\b(?!\.\w)|\bfailure status\b", 35, run=True),
     _r("fail-word", r"(?<![/\-.=,])\b(?:FAIL(?:ED|URE)?|[Ff]ail(?:ed|ure)?)\b(?!\.\w)", 30, run=True),
