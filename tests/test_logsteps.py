@@ -139,3 +139,17 @@ def test_the_lines_before_a_commands_exit_status_are_shown_with_it() -> None:
     log = _travis([("run all checks", [*checks[:150], *sub, *checks[150:], "checks finished"], 1)])
     text = _view(log, budget=800)
     assert "generated/schema_v2.json" in text
+
+
+def test_compiler_warnings_rank_below_the_error_that_failed_the_build() -> None:
+    # Hundreds of distinct "file:line:col: warning:" lines (each rare) before the one error, whose
+    # message is on the lines below its location (as some compilers print it).
+    names = [a + b + c for a in "bdfk" for b in "aeiou" for c in "lmnrst"]  # 120 distinct package names
+    warns = [f"{n:<12} > /tmp/build/{n}/src/Mod.hs:{i + 3}:5: warning: [-Wunused-binds]" for i, n in enumerate(names)]
+    notes = [f"    Defined but not used: helper{i}" for i in range(len(names))]
+    body = [x for pair in zip(warns, notes, strict=True) for x in pair]
+    err = ["src/Core/Parse.hs:88:14: error:", "    Variable not in scope: tokenStream"]
+    after = [f"[{i} of 90] Compiling Core.Mod{i}" for i in range(42, 90)]  # the step goes on past the error
+    log = _travis([("stack build", [*body, "[41 of 90] Compiling Core.Parse", "", *err, "", *after], 1)])
+    text = _view(log, budget=1000)
+    assert "src/Core/Parse.hs:88:14: error:" in text

@@ -68,7 +68,10 @@ _WEAK = re.compile(
     r"not (?:being|defined|ok|equal|match)|did not|does not|doesn't|didn't|must|never|but (?:got|was|found))(?![\w-])"
 )
 _MARK = re.compile(r"^\s*(?:\[-\]|[✖✗✕×✘❌]|\d+\)\s|(?:FAIL|FAILED|ERROR|ERR)\b|not ok\b|E\s{2,}|>>>|!!!)")
-_WARN_LEVEL = re.compile(r"^\s*(?:\[(?:warn|WARN|warning|WARNING)\]|(?:warning|WARNING|WARN):\s|W/)")
+_WARN_LEVEL = re.compile(
+    r"^\s*(?:\[(?:warn|WARN|warning|WARNING)\]|(?:warning|WARNING|WARN):\s|W/)"
+    r"|:\d+(?::\d+)?:\s*(?:warning|WARNING)(?:\s*\[[^\]]*\])?:"  # a compiler's "file:line:col: warning:"
+)
 _LOCATION = re.compile(r"[\w.-]+\.[A-Za-z]\w{0,7}(?::\s?\d+|\(\d+(?:,\d+)?\)|\[\d+(?:,\d+)?\]|, line \d+)")
 _PASSING = re.compile(
     r"(?i)^\s*(?:[✓✔√]|\[\s*(?:ok|pass(?:ed)?|skip(?:ped)?)\s*\]|ok\s+\d+\b|ok\b|pass(?:ed)?\b|skip(?:ped)?\b|"
@@ -103,7 +106,7 @@ def signal(text: str) -> int:
     """How strongly a (normalized) line reads as a failure by its words, marks and location; 0: not at all."""
     if _PASSING.search(text):
         return 0
-    score = -25 if _WARN_LEVEL.match(text) else 0
+    score = -25 if _WARN_LEVEL.search(text) else 0
     if _STRONG.search(text):
         score += 40
     if _WEAK.search(text):
