@@ -20,6 +20,7 @@ CAUSES = [
     ("src/net/socket.c:88:12: error: 'X' undeclared (first use in this function)", "compiler-error"),
     ("main.c:3:10: fatal error: zlib.h: No such file or directory", "compiler-error"),
     ("Order.java:31: error: cannot find symbol", "compiler-error"),
+    ("src/Core/Parse.hs:88:14: error:", "compiler-error"),  # the message on the lines below (GHC)
     ("error[E0308]: mismatched types", "rust-error"),
     ("error: aborting due to 1 previous error", "rust-abort"),
     ("src/app/store.ts(57,3): error TS2322: Type 'string' is not assignable to type 'number'.", "tsc-error"),

@@ -105,7 +105,7 @@ RULES: tuple[Rule, ...] = (
     _r("xcode-failed", r"^\*\* (?:BUILD|TEST|ARCHIVE) FAILED \*\*|^\s*❌\s", 80),
     _r(
         "compiler-error",
-        r"^\S[^:]*:\d+(?::\d+)?:\s+(?:fatal\s+)?error(?:\s*\[[^\]]+\])?:\s|: error C\d{4}:",
+        r"^\S[^:]*:\d+(?::\d+)?:\s+(?:fatal\s+)?error(?:\s*\[[^\]]+\])?:(?:\s|$)|: error C\d{4}:",
         92,
         after=2,
     ),
