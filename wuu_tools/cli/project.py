@@ -60,6 +60,7 @@ def _project_log(data: bytes, tool: str | None, budget: int | None, forced: bool
     """``data`` saved as a command's output and shown error-first (``forced``) or in the shape it has."""
     from ..logs.output import project_output
     from ..logs.view import project_log
+    from ..views.ceiling import fit_ceiling
 
     resolved = resolve_budget(budget)
     try:
@@ -68,7 +69,9 @@ def _project_log(data: bytes, tool: str | None, budget: int | None, forced: bool
         return project_result(data, tool=tool, budget=budget)  # says the rest could not be saved
     meta = {"tool": tool} if tool else None
     if forced:
-        return project_log(ref, budget=resolved, explicit_budget=budget, verdict=None, meta=meta)
+        return fit_ceiling(
+            lambda inner: project_log(ref, budget=inner, explicit_budget=budget, verdict=None, meta=meta), resolved
+        )
     view = project_output(ref, budget=resolved, explicit_budget=budget, meta=meta)
     assert view is not None
     return view

@@ -19,6 +19,7 @@ from typing import Literal
 from ..core.budget import resolve_budget
 from ..core.errors import InvalidArgument, NotAFile, clip, map_os_error, quote
 from ..core.result import ToolResult
+from ..views.ceiling import fit_ceiling
 from .detect import FORMATS, parse_transcript
 from .model import Conversation
 from .render import TurnRenderer
@@ -84,22 +85,29 @@ def read_conversation(
             f"[the transcript changed since revision {revision} (now {current}); turns are numbered from "
             "the start of the file, and the turns below come from the current version]"
         )
-    frame = Frame(
-        path=path,
-        budget=resolved,
-        explicit_budget=budget,
-        revision=current,
-        size=len(data),
-        fmt=format,
-        pattern=pattern,
-        notes=notes,
-        changed_from=revision if notes else None,
-    )
-    if pattern is not None:
-        return pattern_view(conv, frame, pattern, before_turn)
-    if before_turn is not None:
-        return older_view(conv, frame, TurnRenderer(path), before_turn)
-    return first_view(conv, frame, TurnRenderer(path))
+
+    def view(inner: int) -> ToolResult:
+        frame = _frame(inner)
+        if pattern is not None:
+            return pattern_view(conv, frame, pattern, before_turn)
+        if before_turn is not None:
+            return older_view(conv, frame, TurnRenderer(path), before_turn)
+        return first_view(conv, frame, TurnRenderer(path))
+
+    def _frame(inner: int) -> Frame:
+        return Frame(
+            path=path,
+            budget=inner,
+            explicit_budget=budget,
+            revision=current,
+            size=len(data),
+            fmt=format,
+            pattern=pattern,
+            notes=notes,
+            changed_from=revision if notes else None,
+        )
+
+    return fit_ceiling(view, resolved)
 
 
 def _read(path: str) -> bytes:

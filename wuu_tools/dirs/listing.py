@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, resolve_budget
+from ..core.budget import HARD_CAP_BYTES, count_tokens, resolve_budget
 from ..core.errors import (
     AccessDenied,
     InvalidArgument,
@@ -41,6 +41,7 @@ from ..core.errors import (
 )
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
+from ..views.ceiling import fit_ceiling
 from ..views.linefit import LineFit
 from .cursor import Cursor, RevisionHash, binding, decode, encode, is_last
 from .snapshot import (
@@ -108,8 +109,15 @@ def list_dir(
         raise map_os_error(exc, path) from exc
     if not stat.S_ISDIR(mode):
         raise NotAFile(f"{clip(path)}: is a file, not a directory (read it with read_file)")
-    walker = Walker(root, depth, include_ignored, record_mtimes=parsed is not None)
-    ctx = _Ctx(path, depth, include_ignored, budget, limit, walker)
+
+    def view(inner: int) -> ToolResult:
+        walker = Walker(root, depth, include_ignored, record_mtimes=parsed is not None)
+        return _view(_Ctx(path, depth, include_ignored, budget, inner, walker), parsed, revision)
+
+    return fit_ceiling(view, limit)
+
+
+def _view(ctx: _Ctx, parsed: Cursor | None, revision: str | None) -> ToolResult:
     if parsed is None:
         return _first_view(ctx, revision)
     if parsed.binding != ctx.binding:
@@ -184,7 +192,7 @@ def _bound(fit: LineFit, lines: list[str], n: int) -> int:
 def _fits(text_parts: list[str], body_tokens: int, limit: int) -> bool:
     """Whether body lines of ``body_tokens`` plus the notice lines ``text_parts`` stay within the limits."""
     notices = "\n".join(text_parts)
-    return body_tokens + count_tokens(notices) + len(text_parts) <= limit + NOTICE_TOKENS
+    return body_tokens + count_tokens(notices) + len(text_parts) <= limit
 
 
 def _small(text: str) -> bool:
@@ -198,7 +206,7 @@ def _first_view(ctx: _Ctx, revision: str | None) -> ToolResult:
     items, exhausted = _take(((e, walker.line(e)) for e in walker.walk(root)), fit)
     entries = [e for e, _ in items]
     lines = [line for _, line in items]
-    if exhausted:
+    if exhausted and _whole_fits(ctx, fit, entries, revision):
         rev = _revision(entries)
         notices = [_changed_first(ctx, revision, rev)] if revision is not None and revision != rev else []
         what = f"{len(entries):,} {'entry' if len(entries) == 1 else 'entries'}" if entries else "empty"
@@ -206,8 +214,8 @@ def _first_view(ctx: _Ctx, revision: str | None) -> ToolResult:
         body = [*notices, header, *lines, *_depth_note(ctx, entries)]
         meta = {"total_entries": len(entries), "shown_entries": len(entries), "start_entry": 1}
         return ToolResult("\n".join(body), complete=True, revision=rev, meta=meta)
-    n = max(1, fit.within(int(ctx.limit * (1 - _SUMMARY_SHARE))))
-    while True:
+
+    def attempt(n: int) -> tuple[str, dict[str, Any], bool]:
         shown = entries[:n]
         rev = _revision(shown)
         notices = [_changed_first(ctx, revision, rev)] if revision is not None and revision != rev else []
@@ -215,9 +223,7 @@ def _first_view(ctx: _Ctx, revision: str | None) -> ToolResult:
         marked, marks = _mark_cut(shown, lines[:n], more)
         top = more.get("", 0)
         tail = [f"… (top level): {top:,} more {'entry' if top == 1 else 'entries'}"] if top else []
-        used = _bound(fit, lines, n)
-        cur = Cursor(ctx.binding, rev, n, shown[-1].rel)
-        cont = ctx.next_call(cur)
+        cont = ctx.next_call(Cursor(ctx.binding, rev, n, shown[-1].rel))
         total_known = n + sum(more.values())
         header = (
             f"[{ctx.label()} · depth {ctx.depth} · entries 1-{n:,} of at least {total_known:,}, "
@@ -227,16 +233,43 @@ def _first_view(ctx: _Ctx, revision: str | None) -> ToolResult:
         nxt = f"[next: {call_text(cont)}]"
         text = "\n".join([*notices, header, *marked, *tail, *depth_note, nxt])
         notes = [*notices, header, *tail, *depth_note, nxt]
-        if (_fits(notes, used + marks, ctx.limit) and _small(text)) or n == 1:
-            break
+        return text, cont, _fits(notes, _bound(fit, lines, n) + marks, ctx.limit) and _small(text)
+
+    # Up to one entry fewer than all (the next page must show something), the most that fit.
+    cap = max(1, len(entries) - 1 if exhausted else len(entries))
+    n = min(cap, max(1, fit.within(int(ctx.limit * (1 - _SUMMARY_SHARE)))))
+    text, cont, ok = attempt(n)
+    while not ok and n > 1:
         n -= max(1, n // 20)
+        text, cont, ok = attempt(n)
+    step = max(1, n // 10) if ok else 0
+    while step:  # the notices took less than the share kept for them: fill the rest
+        m = min(n + step, cap)
+        if m > n:
+            bigger = attempt(m)
+            if bigger[2]:
+                n, (text, cont, ok) = m, bigger
+                continue
+        step //= 2
     return ToolResult(
         text,
         complete=False,
         continuation=cont,
-        revision=rev,
+        revision=cont["args"]["revision"],
         meta={"total_entries": None, "shown_entries": n, "start_entry": 1},
     )
+
+
+def _whole_fits(ctx: _Ctx, fit: LineFit, entries: list[Entry], revision: str | None) -> bool:
+    """Whether the whole listing, with its header and notes, fits the budget (else it is paged)."""
+    if not entries:
+        return True
+    rev = _revision(entries)
+    notes = [f"[{ctx.label()} · depth {ctx.depth} · {len(entries):,} entries · revision {rev}]"]
+    if revision is not None and revision != rev:
+        notes.append(_changed_first(ctx, revision, rev))
+    notes += _depth_note(ctx, entries)
+    return _fits(notes, fit.tokens_of(len(entries)), ctx.limit)
 
 
 def _revision(entries: Iterable[Entry]) -> str:

@@ -14,6 +14,7 @@ the text is returned unshortened up to the hard cap and says the rest could not 
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -24,6 +25,7 @@ from ..core.lines import LineFile
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import Store, current_store
 from ..core.text import human_size, plural, ranges
+from ..views.ceiling import fit_ceiling
 from ..views.outline import carries, outline_lines, parse_json, render_readable, same_json
 from ..views.preview import Preview, preview, split_lines
 from .mcpresult import Content, ExternalResult, collect_content, read_result
@@ -97,9 +99,9 @@ def project_result(result: Any, tool: str | None = None, budget: int | None = No
         meta["structured"] = {"mode": smode}
     job = _Job(ext, content, text, smode, tool, resolved, budget, meta)
     try:
-        return job.project(store)
+        return fit_ceiling(lambda inner: job.at(inner).project(store), resolved)
     except StoreError as exc:
-        return job.fallback(exc)
+        return job.fallback(exc)  # nothing could be saved: the input itself, up to the hard cap
 
 
 class _Job:
@@ -123,6 +125,15 @@ class _Job:
         elif smode == "extra":
             text = _join([text, "[structuredContent]", render_readable(ext.structured)])
         self.text = text
+
+    def at(self, budget: int) -> _Job:
+        """This projection for a view budget of ``budget`` tokens (the continuation keeps the caller's)."""
+        if budget == self.budget:
+            return self
+        job = copy.copy(self)
+        job.budget = budget
+        job.meta = dict(self.meta)
+        return job
 
     # -- pieces ----------------------------------------------------------------------------------
 

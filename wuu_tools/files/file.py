@@ -11,6 +11,7 @@ from ..core.lines import LineFile
 from ..core.result import ToolResult
 from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
+from ..views.ceiling import fit_ceiling
 from ..views.paging import Subject, check_range, render_view
 
 __all__ = ["IMAGE_TYPES", "read_file"]
@@ -58,15 +59,19 @@ def read_file(
             if kind[1] in IMAGE_TYPES and size <= media_limit():
                 return _image(path, kind, lf.pread(0, size))
             return _binary(path, kind, size)
-        return render_view(
-            lf,
-            Subject(tool="read_file", key={"path": path}, label=path),
-            start_line=start_line,
-            end_line=end_line,
-            start_char=start_char,
-            revision=revision,
-            budget=resolved,
-            explicit_budget=budget,
+        subject = Subject(tool="read_file", key={"path": path}, label=path)
+        return fit_ceiling(
+            lambda inner: render_view(
+                lf,
+                subject,
+                start_line=start_line,
+                end_line=end_line,
+                start_char=start_char,
+                revision=revision,
+                budget=inner,
+                explicit_budget=budget,
+            ),
+            resolved,
         )
 
 

@@ -22,6 +22,7 @@ from ..core.pattern import compile_pattern, is_case_sensitive
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, mark_carriage_returns, plural, ranges
+from ..views.ceiling import fit_ceiling
 from ..views.paging import Subject, check_range, render_view
 
 __all__ = ["read_saved"]
@@ -67,28 +68,33 @@ def read_saved(
         if pattern is not None:
             if start_char:
                 raise InvalidArgument("start_char cannot be combined with pattern")
-            return _grep(lf, ref, pattern, start_line, end_line, resolved, budget, raw)
+            pat = pattern
+            return fit_ceiling(lambda n: _grep(lf, ref, pat, start_line, end_line, n, budget, raw), resolved)
         if start_line == 1 and end_line is None and not start_char and not raw and ref.startswith("log-"):
             shaped = _shaped(ref, resolved, budget)
             if shaped is not None:
                 return shaped
         key: dict[str, Any] = {"ref": ref, "raw": True} if raw else {"ref": ref}
-        return render_view(
-            lf,
-            Subject(
-                tool="read_saved",
-                key=key,
-                label=f"saved {ref}" + (" (raw)" if raw else ""),
-                source=ref,
-                takes_revision=False,
-                terminal=not raw,
+        subject = Subject(
+            tool="read_saved",
+            key=key,
+            label=f"saved {ref}" + (" (raw)" if raw else ""),
+            source=ref,
+            takes_revision=False,
+            terminal=not raw,
+        )
+        return fit_ceiling(
+            lambda inner: render_view(
+                lf,
+                subject,
+                start_line=start_line,
+                end_line=end_line,
+                start_char=start_char,
+                revision=None,
+                budget=inner,
+                explicit_budget=budget,
             ),
-            start_line=start_line,
-            end_line=end_line,
-            start_char=start_char,
-            revision=None,
-            budget=resolved,
-            explicit_budget=budget,
+            resolved,
         )
 
 

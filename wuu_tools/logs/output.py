@@ -30,6 +30,7 @@ from ..core.lines import LineFile
 from ..core.result import ToolResult
 from ..core.store import current_store
 from ..core.text import human_size, plural
+from ..views.ceiling import fit_ceiling
 from .frame import Frame, framed
 from .shape import Shape, detect
 from .view import project_log
@@ -78,8 +79,27 @@ def project_output(
         saved: ``read_saved``'s first view: None unless the view is one of :data:`SAVED_KINDS`.
 
     Returns:
-        The view; None only with ``saved`` when the paging view of ``read_saved`` serves better.
+        The view, header and notices included within ``budget`` (:func:`~wuu_tools.views.ceiling.fit_ceiling`);
+        None only with ``saved`` when the paging view of ``read_saved`` serves better.
     """
+    args = (ref, explicit_budget, verdict, meta, exit_code, failed, saved)
+    first = _project_output(budget, *args)
+    if first is None or first.tokens <= budget:
+        return first
+    return fit_ceiling(lambda inner: first if inner == budget else (_project_output(inner, *args) or first), budget)
+
+
+def _project_output(
+    budget: int,
+    ref: str,
+    explicit_budget: int | None,
+    verdict: str | None,
+    meta: dict[str, Any] | None,
+    exit_code: int | None,
+    failed: bool,
+    saved: bool,
+) -> ToolResult | None:
+    """:func:`project_output` with ``budget`` for its body (its notices may go beyond it)."""
     store = current_store()
     with LineFile.open(store.path(ref), what=ref) as lf:
         shape = detect(lf, exit_code, failed)

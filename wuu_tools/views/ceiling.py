@@ -1,0 +1,81 @@
+"""The budget is a ceiling: a view, header and notices included, fits the budget it was asked for.
+
+Every view engine fits its body to a token budget and then wraps notices around it (a header,
+the omitted ranges, the continuation call). :func:`fit_ceiling` builds a view, measures the
+whole text as the package counts tokens, and builds it again with the body's budget lowered by
+what the notices took, until the text fits the caller's budget. When even the smallest view
+(its mandatory header and one line, entry or turn) does not fit, the view says so on its first
+line (after a ``[changed: …]`` notice, which stays first) and shows that much.
+
+The continuation of the view carries the caller's budget, never the lowered one, so a chain
+keeps asking for what the caller asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..core.budget import HARD_CAP_BYTES, MIN_BUDGET, count_tokens
+from ..core.result import ToolResult
+
+__all__ = ["TOO_SMALL", "fit_ceiling"]
+
+TOO_SMALL = "is too small for this view"
+"""Words every over-budget view carries (``[budget 100 is too small for this view: …]``)."""
+ROUNDS = 6
+SLACK = 2  # tokens given back per round beyond the excess (joining pieces can merge a token)
+GROW_STEP = 3  # a fitting view within this many tokens of one too long is full enough
+
+
+def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
+    """The view ``build(inner)`` for the largest inner budget whose whole text fits ``budget``.
+
+    ``build`` takes the budget its body may use and returns the finished view. The first call
+    uses ``budget`` itself; each further call lowers it by the excess measured, at most
+    :data:`ROUNDS` times and never below :data:`~wuu_tools.core.budget.MIN_BUDGET`. A lower
+    budget never turns a whole line into a piece of one (``meta["partial_line"]``): when only
+    that would fit, the view keeps its one whole line and says that the budget is too small.
+    """
+    best = build(budget)
+    if _fits(best, budget):
+        return best
+    cut_anyway = "partial_line" in best.meta  # a line longer than the budget itself is cut anyway
+    guess = budget - (best.tokens - budget) - SLACK
+    if guess <= MIN_BUDGET:
+        # The notices alone take (nearly) the whole budget: show this much, and say so.
+        return _say_too_small(best, budget)
+    hi = budget  # the inner budget ``best`` (whole units, too long) was built with
+    lo = MIN_BUDGET - 1  # inner budgets up to this one cut a whole line into a piece
+    fitted: tuple[int, ToolResult] | None = None  # the largest inner budget found to fit, and its view
+    for _ in range(ROUNDS):
+        if fitted is not None:
+            if hi - fitted[0] <= GROW_STEP:
+                break
+            inner = (fitted[0] + hi) // 2  # it fits: try to fill the rest
+        else:
+            if hi - lo <= 1:
+                break
+            guess = hi - (best.tokens - budget) - SLACK
+            inner = guess if lo < guess < hi else (lo + hi) // 2
+        result = build(inner)
+        if "partial_line" in result.meta and not cut_anyway:
+            lo = inner  # no room for a whole line beside the notices: look between
+        elif _fits(result, budget):
+            fitted = (inner, result)
+        else:
+            best, hi = result, inner
+    return fitted[1] if fitted is not None else _say_too_small(best, budget)
+
+
+def _fits(result: ToolResult, budget: int) -> bool:
+    return result.tokens <= budget and len(result.text.encode("utf-8", "surrogatepass")) <= HARD_CAP_BYTES
+
+
+def _say_too_small(result: ToolResult, budget: int) -> ToolResult:
+    note = f"[budget {budget:,} {TOO_SMALL}: its header and first line take {result.tokens:,} tokens; shown anyway]"
+    lines = result.text.split("\n")
+    at = 1 if lines and lines[0].startswith("[changed") else 0
+    lines.insert(at, note)
+    meta = {**result.meta, "budget_too_small": {"budget": budget, "tokens": count_tokens("\n".join(lines))}}
+    return replace(result, text="\n".join(lines), meta=meta)
