@@ -118,10 +118,13 @@ def test_errors_are_one_line_with_exit_codes(tmp_path: Path, args: list[str], co
 def test_terminal_tree_keeps_complete_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = demo(tmp_path)
     console = Console(record=True, width=100, force_terminal=True, soft_wrap=True)
-    # A short relative path: the header and the next call name it, and at budget 60 a long
-    # temporary path would leave room for fewer entries than this test looks at.
+    # A short relative path: the header and the next call name it, and a long temporary path
+    # would leave room for fewer entries than this test looks at. More top-level files make the
+    # listing longer than the budget, which holds the notices too.
     monkeypatch.chdir(tmp_path)
-    result = list_dir(root.name, depth=3, budget=60)
+    for i in range(30):
+        (root / f"zz_{i:02}.txt").write_text("")
+    result = list_dir(root.name, depth=3, budget=180)
     assert result.continuation is not None
     render_tree(result, console)
     out = console.export_text()
