@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .budget import DEFAULT_BUDGET, NOTICE_TOKENS, count_tokens, tokenizer_name
+from .budget import DEFAULT_BUDGET, count_tokens, tokenizer_name
 from .errors import WuuError
 
-__all__ = ["Continuation", "ToolResult", "call_text", "continuation"]
+__all__ = ["ERROR_FLOOR", "Continuation", "ToolResult", "call_text", "continuation"]
+
+ERROR_FLOOR = 100
+"""An error result is cut to the call's budget, but never below this many tokens."""
 
 Continuation = dict[str, Any]
 """``{"tool": name, "args": {...}}``: literally the keyword arguments of the next call."""
@@ -91,9 +94,9 @@ class ToolResult:
     def from_error(cls, exc: WuuError, tool: str | None = None, budget: int | None = None) -> ToolResult:
         """A one-line readable result for a failed call (what the agent-facing faces return).
 
-        Its text fits ``budget`` (default :data:`DEFAULT_BUDGET`) plus the notice allowance, as
-        every view does: an error's quoted inputs are already cut (:func:`~.errors.quote`), and
-        what is still over is cut here.
+        Its text fits ``budget`` (default :data:`DEFAULT_BUDGET`), as every view does, but is never
+        cut below :data:`ERROR_FLOOR` tokens, so that it stays readable: an error's quoted inputs
+        are already cut (:func:`~.errors.quote`), and what is still over is cut here.
         """
         prefix = f"{tool}: " if tool else ""
         return cls(
@@ -104,9 +107,9 @@ class ToolResult:
 
 
 def _fit_error(text: str, budget: int | None) -> str:
-    """``text`` cut (at a character, marked) to fit ``budget`` tokens plus the notice allowance."""
+    """``text`` cut (at a character, marked) to fit ``budget`` tokens (:data:`ERROR_FLOOR` at least)."""
     limit = budget if isinstance(budget, int) and not isinstance(budget, bool) and budget > 0 else DEFAULT_BUDGET
-    limit += NOTICE_TOKENS
+    limit = max(limit, ERROR_FLOOR)
     if len(text.encode()) <= limit or count_tokens(text) <= limit:  # a token is at least one byte
         return text
     mark = f" … [error cut to the budget: {len(text):,} characters]"

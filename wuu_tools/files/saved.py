@@ -13,6 +13,7 @@ searches them instead (escape sequences kept, a lone carriage return shown as ``
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, fit_count, fit_prefix, resolve_budget
@@ -68,8 +69,8 @@ def read_saved(
         if pattern is not None:
             if start_char:
                 raise InvalidArgument("start_char cannot be combined with pattern")
-            pat = pattern
-            return fit_ceiling(lambda n: _grep(lf, ref, pat, start_line, end_line, n, budget, raw), resolved)
+            hits = _Hits.find(lf, pattern, start_line, end_line, raw)  # once: the budget only cuts
+            return fit_ceiling(lambda n: _grep(lf, ref, hits, n, budget), resolved)
         if start_line == 1 and end_line is None and not start_char and not raw and ref.startswith("log-"):
             shaped = _shaped(ref, resolved, budget)
             if shaped is not None:
@@ -146,21 +147,34 @@ def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int, ra
     return found, count
 
 
-def _grep(
-    lf: LineFile,
-    ref: str,
-    pattern: str,
-    start_line: int,
-    end_line: int | None,
-    budget: int,
-    explicit: int | None,
-    raw: bool,
-) -> ToolResult:
-    rx = compile_pattern(pattern, re.MULTILINE)
+@dataclass(frozen=True)
+class _Hits:
+    """The lines of a saved output that match a pattern, rendered grep-style (whatever the budget)."""
+
+    pattern: str
+    start_line: int
+    end_line: int | None
+    last: int
+    raw: bool
+    found: list[int]
+    count: int
+    items: list[str]
+    numbers: list[int | None]
+
+    @classmethod
+    def find(cls, lf: LineFile, pattern: str, start_line: int, end_line: int | None, raw: bool) -> _Hits:
+        rx = compile_pattern(pattern, re.MULTILINE)
+        total = lf.total_lines
+        last = min(end_line, total) if end_line is not None else total
+        found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last, raw)
+        items, numbers = _render_matches(lf, found, start_line, last, terminal=not raw)
+        return cls(pattern, start_line, end_line, last, raw, found, count, items, numbers)
+
+
+def _grep(lf: LineFile, ref: str, hits: _Hits, budget: int, explicit: int | None) -> ToolResult:
+    pattern, start_line, end_line, last, raw = hits.pattern, hits.start_line, hits.end_line, hits.last, hits.raw
+    found, count, items, numbers = hits.found, hits.count, hits.items, hits.numbers
     total = lf.total_lines
-    last = min(end_line, total) if end_line is not None else total
-    found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last, raw)
-    items, numbers = _render_matches(lf, found, start_line, last, terminal=not raw)
     match_set = set(found)
     k = fit_count(items, budget, HARD_CAP_BYTES - 2000)
     shown_matches = [n for n in numbers[:k] if n in match_set]
@@ -223,6 +237,7 @@ def _render_matches(
     items: list[str] = []
     numbers: list[int | None] = []
     prev: int | None = None
+    size = 0  # characters rendered (at most the bytes): past the hard cap, no view shows more
     for m in found:
         lo, hi = max(start_line, m - CONTEXT), min(last, m + CONTEXT)
         if prev is not None:
@@ -240,7 +255,8 @@ def _render_matches(
                 text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
             items.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")
             numbers.append(n)
+            size += len(text) + width + 2
         prev = hi
-        if len(items) > 4000:  # far more than any budget shows; the continuation resumes after
+        if len(items) > 4000 or size > HARD_CAP_BYTES:  # more than any view shows; the continuation resumes after
             break
     return items, numbers

@@ -22,6 +22,7 @@ from ..views.paging import Subject, render_view
 __all__ = ["LINE_CHARS", "Frame", "Rest", "cut", "fit_share", "framed", "output_subject", "rest_of"]
 
 SUMMARY_SHARE = 0.6  # of the budget, at most, for the lines above the output's own lines
+PAGE_ROOM = 140  # tokens, at least, left to the page under a summary (its header, next call, some lines)
 LINE_CHARS = 320
 """A summary or view line longer than this many characters is cut (``read_saved`` shows it whole)."""
 
@@ -99,7 +100,8 @@ def framed(
 ) -> ToolResult:
     """``top`` (the verdict), the frame's view line and summary, then whole lines of the output within ``budget``."""
     fixed = [*top, frame.label]
-    room = int(budget * SUMMARY_SHARE) - count_tokens("\n".join(fixed))
+    # The summary leaves the page below it room for its own notices and a few whole lines.
+    room = min(int(budget * SUMMARY_SHARE), budget - PAGE_ROOM) - count_tokens("\n".join(fixed))
     if frame.summary and room > 0:
         fixed += fit_share(frame.summary, room) if count_tokens("\n".join(frame.summary)) > room else frame.summary
     fixed_text = "\n".join(fixed)

@@ -52,6 +52,8 @@ PASSING_LINE = re.compile(
 )
 GREP_HINT = "error|err!|fail|panic|exception|traceback|fatal|abort|killed|not ok|not found|undefined|^e  "
 """The search the view suggests: lower case, so smart case matches ``FAILED``, ``Error:``, pytest's ``E`` lines."""
+HINT_BUDGET = 300
+"""Below this budget the view suggests no search (its ~50 tokens go to the log's lines)."""
 
 
 class _Lines:
@@ -324,9 +326,10 @@ def project_log(
         ranked, share = _ranked(lf, scan)
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
+        hint = (budget if explicit_budget is None else explicit_budget) >= HINT_BUDGET  # the caller's budget
         for _ in range(8):
             plan = _plan(lines, scan, body, ranked, share)
-            text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget)
+            text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget, hint)
             over = count_tokens(text) - budget
             if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body <= 20:
                 break
@@ -360,7 +363,7 @@ def _whole(lines: _Lines, budget: int) -> list[str] | None:
 
 
 def _render(
-    lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None
+    lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool = True
 ) -> tuple[str, list[list[int]], list[list[int]], dict[str, Any] | None]:
     total = lines.lf.total_lines
     out = [head]
@@ -398,7 +401,8 @@ def _render(
         a, b = omitted[0][0], omitted[-1][1]
         out.append(
             f"[not shown: {plural(rest.lines, 'line')} ({human_size(rest.size)}) in lines {a:,}-{b:,}; "
-            f"next: {call_text(cont)} · search: {call_text(continuation('read_saved', ref=ref, pattern=GREP_HINT))}]"
+            f"next: {call_text(cont)}"
+            + (f" · search: {call_text(continuation('read_saved', ref=ref, pattern=GREP_HINT))}]" if hint else "]")
         )
     if scan.capped_at:
         out.append(

@@ -22,8 +22,8 @@ from ..core.result import ToolResult
 __all__ = ["TOO_SMALL", "fit_ceiling"]
 
 TOO_SMALL = "is too small for this view"
-"""Words every over-budget view carries (``[budget 100 is too small for this view: …]``)."""
-ROUNDS = 6
+"""Words every over-budget view carries (``[budget 100 is too small for this view, shown at its shortest …]``)."""
+ROUNDS = 8
 SLACK = 2  # tokens given back per round beyond the excess (joining pieces can merge a token)
 GROW_STEP = 3  # a fitting view within this many tokens of one too long is full enough
 
@@ -32,40 +32,56 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
     """The view ``build(inner)`` for the largest inner budget whose whole text fits ``budget``.
 
     ``build`` takes the budget its body may use and returns the finished view. The first call
-    uses ``budget`` itself; each further call lowers it by the excess measured, at most
-    :data:`ROUNDS` times and never below :data:`~wuu_tools.core.budget.MIN_BUDGET`. A lower
-    budget never turns a whole line into a piece of one (``meta["partial_line"]``): when only
-    that would fit, the view keeps its one whole line and says that the budget is too small.
+    uses ``budget`` itself; each further call lowers it by the excess measured (or halves the
+    range still open), at most :data:`ROUNDS` times and never below
+    :data:`~wuu_tools.core.budget.MIN_BUDGET`. A lower budget never turns a whole line into a
+    piece of one (``meta["partial_line"]``): when only that would fit, the view is the shortest
+    one of whole lines (entries, turns) that was built, and it says that the budget is too small.
     """
-    best = build(budget)
-    if _fits(best, budget):
-        return best
-    cut_anyway = "partial_line" in best.meta  # a line longer than the budget itself is cut anyway
-    guess = budget - (best.tokens - budget) - SLACK
-    if guess <= MIN_BUDGET:
-        # The notices alone take (nearly) the whole budget: show this much, and say so.
-        return _say_too_small(best, budget)
-    hi = budget  # the inner budget ``best`` (whole units, too long) was built with
+    first = build(budget)
+    if _fits(first, budget):
+        return first
+    cut_anyway = "partial_line" in first.meta  # a line longer than the budget itself is cut anyway
+    hi = budget  # the smallest inner budget known to give a view too long
     lo = MIN_BUDGET - 1  # inner budgets up to this one cut a whole line into a piece
+    smallest = first  # the shortest view of whole units built: shown (said too small) when none fits
     fitted: tuple[int, ToolResult] | None = None  # the largest inner budget found to fit, and its view
+    shrink = first.tokens - budget + SLACK
+    longest = first.tokens  # the length of the last view found too long
+    inner = budget - shrink
     for _ in range(ROUNDS):
         if fitted is not None:
             if hi - fitted[0] <= GROW_STEP:
                 break
             inner = (fitted[0] + hi) // 2  # it fits: try to fill the rest
-        else:
+        elif not lo < inner < hi:
             if hi - lo <= 1:
                 break
-            guess = hi - (best.tokens - budget) - SLACK
-            inner = guess if lo < guess < hi else (lo + hi) // 2
+            inner = lo + 1 if inner <= lo else (lo + hi) // 2
         result = build(inner)
         if "partial_line" in result.meta and not cut_anyway:
             lo = inner  # no room for a whole line beside the notices: look between
+            inner = (lo + hi) // 2
         elif _fits(result, budget):
             fitted = (inner, result)
         else:
-            best, hi = result, inner
-    return fitted[1] if fitted is not None else _say_too_small(best, budget)
+            # Lower by the excess; twice as far as last time when that changed nothing (whole units
+            # make the view's length a staircase: a small excess can need a long step down).
+            shrink = result.tokens - budget + SLACK if result.tokens < longest else 2 * shrink
+            hi, longest = inner, result.tokens
+            smallest = _shorter(result, smallest)
+            inner -= shrink
+    return fitted[1] if fitted is not None else _say_too_small(smallest, budget)
+
+
+def _shorter(a: ToolResult, b: ToolResult) -> ToolResult:
+    """The shorter of two views too long, but one that shows a line of its source before one that does not."""
+    return min(a, b, key=lambda r: (not _shows_a_line(r), r.tokens))
+
+
+def _shows_a_line(result: ToolResult) -> bool:
+    """Whether the view shows something besides its notices (which are ``[bracketed]`` lines)."""
+    return any(line and not line.startswith("[") for line in result.text.split("\n"))
 
 
 def _fits(result: ToolResult, budget: int) -> bool:
@@ -73,7 +89,7 @@ def _fits(result: ToolResult, budget: int) -> bool:
 
 
 def _say_too_small(result: ToolResult, budget: int) -> ToolResult:
-    note = f"[budget {budget:,} {TOO_SMALL}: its header and first line take {result.tokens:,} tokens; shown anyway]"
+    note = f"[budget {budget:,} {TOO_SMALL}, shown at its shortest ({result.tokens:,} tokens)]"
     lines = result.text.split("\n")
     at = 1 if lines and lines[0].startswith("[changed") else 0
     lines.insert(at, note)
