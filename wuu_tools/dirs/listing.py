@@ -370,8 +370,8 @@ def _walked_page(ctx: _Ctx, cur: Cursor, by_digest: bool) -> ToolResult:
     else:
         rev = full.revision
         start = _resync(full, cur)
-        after = full.records[start - 1].rel if 0 < start <= len(full.records) else None
-        where = f"after {display_path(after)}" if after is not None else f"at entry {start + 1:,}"
+        after = _as_listed(full.records[start - 1]) if 0 < start <= len(full.records) else None
+        where = f"after {after}" if after is not None else f"at entry {start + 1:,}"
         notices.insert(
             0,
             f"[changed: the directory changed since revision {cur.revision} (now {rev}); the listing "
@@ -381,6 +381,12 @@ def _walked_page(ctx: _Ctx, cur: Cursor, by_digest: bool) -> ToolResult:
     items, exhausted = _take(((r, r.line) for r in full.records[start:]), fit)
     offset = offsets[start] if ref is not None else 0
     return _page(ctx, fit, items, exhausted, start, len(full.records), rev, ref, offset, notices, full)
+
+
+def _as_listed(record: Record) -> str:
+    """An entry's path as its line shows it (a directory with its ``/``)."""
+    name = display_path(record.rel)
+    return f"{name}/" if record.line.startswith(f"{name}/") else name
 
 
 def _resync(full: FullListing, cur: Cursor) -> int:
