@@ -10,8 +10,9 @@ import pytest
 from _faults import wuu_argv
 
 from wuu_tools import Toolset, read_file, run_command
-from wuu_tools.core.budget import DEFAULT_BUDGET, NOTICE_TOKENS
+from wuu_tools.core.budget import DEFAULT_BUDGET
 from wuu_tools.core.errors import MESSAGE_CHARS, InvalidArgument, WuuError, clip, quote
+from wuu_tools.core.result import ERROR_FLOOR
 
 HUGE = "a" * 10_000_000
 
@@ -40,7 +41,8 @@ def test_every_error_of_a_huge_input_names_its_size_and_fits_the_budget(tmp_path
     for name, (tool, args) in _cases(ref).items():
         result = ts.call(tool, args)
         assert result.is_error, name
-        assert result.tokens <= (budget or DEFAULT_BUDGET) + NOTICE_TOKENS, (name, result.tokens)
+        # cut to the budget (a ceiling), but an error is never cut below ERROR_FLOOR tokens
+        assert result.tokens <= max(budget or DEFAULT_BUDGET, ERROR_FLOOR), (name, result.tokens)
         assert len(result.text) <= MESSAGE_CHARS + 100, name
         if budget is None:  # at the default budget nothing but the quoted inputs is cut
             assert "characters)" in result.text or "…" in result.text, (name, result.text)
@@ -85,5 +87,5 @@ def test_a_10_million_character_path_over_mcp_answers_a_short_error(tmp_path: Pa
 
     result = run_client(StdioServerParameters(command=argv[0], args=argv[1:]), body)
     assert result.is_error
-    assert facts(result)["tokens"] <= DEFAULT_BUDGET + NOTICE_TOKENS  # was 1,250,016 tokens
+    assert facts(result)["tokens"] <= DEFAULT_BUDGET  # was 1,250,016 tokens
     assert "(10,000,000 characters)" in result.content[0].text
