@@ -26,6 +26,7 @@ TOO_SMALL = "is too small for this view"
 ROUNDS = 8
 SLACK = 2  # tokens given back per round beyond the excess (joining pieces can merge a token)
 GROW_STEP = 3  # a fitting view within this many tokens of one too long is full enough
+FULL_ENOUGH = 25  # ... and so is one within a 25th of the budget (4%): another round would gain less
 
 
 def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
@@ -37,6 +38,8 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
     :data:`~wuu_tools.core.budget.MIN_BUDGET`. A lower budget never turns a whole line into a
     piece of one (``meta["partial_line"]``): when only that would fit, the view is the shortest
     one of whole lines (entries, turns) that was built, and it says that the budget is too small.
+    A line longer than the budget itself is cut anyway: when its notices leave no room, the
+    view is the piece that the budget holds, said too small.
     """
     first = build(budget)
     if _fits(first, budget):
@@ -51,11 +54,11 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
     inner = budget - shrink
     for _ in range(ROUNDS):
         if fitted is not None:
-            if hi - fitted[0] <= GROW_STEP:
+            if hi - fitted[0] <= GROW_STEP or fitted[1].tokens >= budget - max(GROW_STEP, budget // FULL_ENOUGH):
                 break
             inner = (fitted[0] + hi) // 2  # it fits: try to fill the rest
         elif not lo < inner < hi:
-            if hi - lo <= 1:
+            if hi - lo <= 1 or (cut_anyway and inner <= lo):  # (a piece: the notices alone are too long)
                 break
             inner = lo + 1 if inner <= lo else (lo + hi) // 2
         result = build(inner)
@@ -71,7 +74,11 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
             hi, longest = inner, result.tokens
             smallest = _shorter(result, smallest)
             inner -= shrink
-    return fitted[1] if fitted is not None else _say_too_small(smallest, budget)
+    if fitted is not None:
+        return fitted[1]
+    # Too small. A line longer than the budget goes on in pieces: the piece the budget itself
+    # holds, so that the chain still reads a budget's worth per call; else the shortest view.
+    return _say_too_small(first if cut_anyway else smallest, budget)
 
 
 def _shorter(a: ToolResult, b: ToolResult) -> ToolResult:
