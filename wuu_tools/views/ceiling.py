@@ -22,11 +22,10 @@ from ..core.result import ToolResult
 __all__ = ["TOO_SMALL", "fit_ceiling"]
 
 TOO_SMALL = "is too small for this view"
-"""Words every over-budget view carries (``[budget 100 is too small for this view, shown at its shortest …]``)."""
+"""Words every over-budget view carries (``[budget 60 is too small for this view: …]``)."""
 ROUNDS = 8
 SLACK = 2  # tokens given back per round beyond the excess (joining pieces can merge a token)
 GROW_STEP = 3  # a fitting view within this many tokens of one too long is full enough
-FULL_ENOUGH = 25  # ... and so is one within a 25th of the budget (4%): another round would gain less
 
 
 def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
@@ -36,10 +35,10 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
     uses ``budget`` itself; each further call lowers it by the excess measured (or halves the
     range still open), at most :data:`ROUNDS` times and never below
     :data:`~wuu_tools.core.budget.MIN_BUDGET`. A lower budget never turns a whole line into a
-    piece of one (``meta["partial_line"]``): when only that would fit, the view is the shortest
-    one of whole lines (entries, turns) that was built, and it says that the budget is too small.
-    A line longer than the budget itself is cut anyway: when its notices leave no room, the
-    view is the piece that the budget holds, said too small.
+    piece of one (``meta["partial_line"]``). When no view fits, the view is the one built with
+    the budget itself (its header and notices go beyond it; the shortest view that shows a line,
+    entry or turn when that one shows none), and it says on its first line that the budget is
+    too small.
     """
     first = build(budget)
     if _fits(first, budget):
@@ -54,7 +53,7 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
     inner = budget - shrink
     for _ in range(ROUNDS):
         if fitted is not None:
-            if hi - fitted[0] <= GROW_STEP or fitted[1].tokens >= budget - max(GROW_STEP, budget // FULL_ENOUGH):
+            if hi - fitted[0] <= GROW_STEP:
                 break
             inner = (fitted[0] + hi) // 2  # it fits: try to fill the rest
         elif not lo < inner < hi:
@@ -76,9 +75,10 @@ def fit_ceiling(build: Callable[[int], ToolResult], budget: int) -> ToolResult:
             inner -= shrink
     if fitted is not None:
         return fitted[1]
-    # Too small. A line longer than the budget goes on in pieces: the piece the budget itself
-    # holds, so that the chain still reads a budget's worth per call; else the shortest view.
-    return _say_too_small(first if cut_anyway else smallest, budget)
+    # Too small: the view the budget itself holds beside its notices (the piece of a long line, the
+    # lines or entries that fit), so that a chain still reads a budget's worth per call; the
+    # shortest view that shows a line when that one shows none.
+    return _say_too_small(first if cut_anyway or _shows_a_line(first) else smallest, budget)
 
 
 def _shorter(a: ToolResult, b: ToolResult) -> ToolResult:
@@ -96,7 +96,7 @@ def _fits(result: ToolResult, budget: int) -> bool:
 
 
 def _say_too_small(result: ToolResult, budget: int) -> ToolResult:
-    note = f"[budget {budget:,} {TOO_SMALL}, shown at its shortest ({result.tokens:,} tokens)]"
+    note = f"[budget {budget:,} {TOO_SMALL}: {result.tokens:,} tokens with its header and notices]"
     lines = result.text.split("\n")
     at = 1 if lines and lines[0].startswith("[changed") else 0
     lines.insert(at, note)
