@@ -23,7 +23,7 @@ __all__ = ["TOO_SMALL", "fit_ceiling"]
 
 TOO_SMALL = "is too small for this view"
 """Words every over-budget view carries (``[budget 60 is too small for this view: …]``)."""
-ROUNDS = 8
+ROUNDS = 12
 SLACK = 2  # tokens given back per round beyond the excess (joining pieces can merge a token)
 GROW_STEP = 3  # a fitting view within this many tokens of one too long is full enough
 
