@@ -148,6 +148,15 @@ def test_unreadable_or_binary_rule_file_is_harmless(tmp_path: Path) -> None:
     assert rules.root_scope().check("x.txt", "x.txt", False) is None
 
 
+def test_a_negated_name_does_not_reinclude_what_is_below_it(tmp_path: Path) -> None:
+    # ``!keep.log`` names keep.log itself; keep.log/x.log is still ignored by ``*.log`` (as git
+    # check-ignore says), also when another rule holds a "/" (found by the property below).
+    make(tmp_path, {".gitignore": "*.log\n!keep.log\n/top.txt\n", "keep.log/x.log/keep.log": ""})
+    v = verdicts(tmp_path)
+    assert v["keep.log"] is None
+    assert v["keep.log/x.log"] == "ignored by .gitignore:1"
+
+
 # -- agreement with git itself ------------------------------------------------------------------
 
 PATTERNS = ["*.log", "!keep.log", "build/", "/top.txt", "docs/*.md", "**/gen/", "!docs/keep.md", "*.o", "a?c"]

@@ -96,13 +96,25 @@ class _RuleFile:
             return verdict
 
     def _match(self, path: str) -> tuple[bool, str] | None:
+        """The last rule that matches ``path`` itself (a directory ends with ``/``).
+
+        A pattern's regex also matches everything below a directory it names (``keep.log``
+        matches ``keep.log/x.log/``); git applies that only by not entering the directory,
+        which the walk does itself. So a match must end at the path's end: otherwise a
+        negation such as ``!keep.log`` would re-include ``keep.log/x.log`` that ``*.log`` ignores.
+        """
         if self.quick is not None and self.quick.match(path) is None:
             return None
-        result = self.spec.check_file(path)
-        if result.include is None or result.index is None:
-            return None
-        label, line = self.origins[result.index]
-        return result.include, f"{label}:{line}"
+        end = len(path)
+        for index in range(len(self.spec.patterns) - 1, -1, -1):
+            pattern = self.spec.patterns[index]
+            if pattern.include is None or pattern.regex is None:
+                continue
+            m = pattern.regex.match(path)
+            if m is not None and m.end() == end:
+                label, line = self.origins[index]
+                return pattern.include, f"{label}:{line}"
+        return None
 
 
 def _read_rules(path: str) -> list[str]:
