@@ -451,3 +451,13 @@ def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     (block,) = re.findall(r"^```python\n(.*?)^```", section, re.S | re.M)
     exec(compile(block, "README.md", "exec"), {})
     assert 'read_saved(ref="result-' in capsys.readouterr().out
+
+
+def test_a_small_budget_shows_whole_first_lines_not_a_cut_line() -> None:
+    """At ~140 tokens the head's share of a text preview held no line: the view cut line 1 "as too long"
+    although it fits, and filled under 70% of the budget (found by tests/test_budget_ceiling.py)."""
+    body = "\n".join(f"item {n}: status=ok latency={n * 3} ms region=eu-west-{n % 3}" for n in range(1, 1501))
+    for budget in range(138, 148):
+        view = project_result({"content": [{"type": "text", "text": body}]}, budget=budget)
+        assert "longer than the budget" not in view.text, (budget, view.text)
+        assert 0.7 * budget <= view.tokens <= budget, (budget, view.tokens)

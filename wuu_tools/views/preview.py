@@ -196,8 +196,11 @@ def preview(lines: Sequence[str], mode: str, budget: int, byte_cap: int) -> Prev
         "outcome": budget * 3 // 4,
     }.get(mode, budget // 2)
     h = src.fit(range(1, total + 1), head_share, byte_cap // 2)
-    if h == 0:
-        return _partial_at(src, 1, [], [], budget, byte_cap)
+    if h == 0:  # a small budget: the head's share holds no line, the whole budget may
+        h = src.fit(range(1, total + 1), budget, byte_cap // 2)
+        if h == 0:
+            return _partial_at(src, 1, [], [], budget, byte_cap)
+        mode = out.mode = "first lines"
     extra: list[int] = []
     extra_label = ""
     if mode == "sections":
