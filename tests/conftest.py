@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests on a fixed sequence of examples (`.ci/run` sets HYPOTHESIS_PROFILE=ci), so a
+# submission's verdict does not depend on the draw; local runs keep drawing new examples and keep
+# the failures they find in .hypothesis/ to replay.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REALDATA = SHARED / "realdata"
