@@ -11,7 +11,6 @@ output), a saved conversation, MCP results (text and structured) and failed call
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _transcripts import transcript_generator
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -150,17 +150,6 @@ def _outputs(base: Path) -> None:
     )
 
 
-def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "transcript_generator", ROOT / "fixtures" / "transcripts" / "generate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["transcript_generator"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _sources() -> dict[str, Any]:
     """The sources, made once per store (the test's private store holds the saved ones)."""
     store = os.environ["WUU_STORE"]
@@ -174,7 +163,7 @@ def _sources() -> dict[str, Any]:
         _outputs(base)
         log = run_command([sys.executable, str(base / "log.py")], budget=500).source
         search = run_command(_cat(base / "search.txt"), budget=500).source
-        gen = _generator()
+        gen = transcript_generator()
         conv = gen.write_claude(gen.session(seed=5, steps=50), base / "session.jsonl")
         body = "\n".join(f"item {n}: status=ok latency={n * 3} ms region=eu-west-{n % 3}" for n in range(1, 1501))
         records = [{"id": n, "status": "ok", "latency_ms": n * 3, "region": f"eu-west-{n % 3}"} for n in range(800)]

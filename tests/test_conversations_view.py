@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _transcripts import transcript_generator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,16 +21,7 @@ FIXTURES = ROOT / "fixtures" / "transcripts"
 TARGETS = json.loads((FIXTURES / "realdata_targets.json").read_text())
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("transcript_generator", FIXTURES / "generate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["transcript_generator"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _generator()
+gen = transcript_generator()
 
 
 def chain(first: ToolResult, limit: int = 500) -> list[ToolResult]:

@@ -9,7 +9,6 @@ says so (files, directories, conversations, saved results), at least once otherw
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _transcripts import transcript_generator
 
 from wuu_tools.core.calls import parse_call
 from wuu_tools.core.errors import InvalidArgument
@@ -129,19 +129,8 @@ def test_list_dir_chain(tmp_path: Path) -> None:
         assert len(re.findall(rf"^{re.escape(name)}\s", text, re.MULTILINE)) == 1, name
 
 
-def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "transcript_generator", ROOT / "fixtures" / "transcripts" / "generate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["transcript_generator"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_read_conversation_chain(tmp_path: Path) -> None:
-    gen = _generator()
+    gen = transcript_generator()
     path = gen.write_claude(gen.session(seed=3, steps=40), tmp_path / "s.jsonl")
     views = _follow(_wuu("read_conversation", json.dumps({"path": str(path), "budget": 800})))
     assert len(views) > 2
