@@ -16,7 +16,7 @@ from wuu_tools import InvalidReference, SourceNotFound, Store, StoreError
 def test_save_is_content_addressed_and_private(tmp_path: Path) -> None:
     store = Store(tmp_path / "s")
     ref = store.save(b"hello\n", "log", meta={"command": "echo hello"})
-    assert ref.startswith("log-") and len(ref) == 4 + 32
+    assert ref.startswith("log-") and len(ref) == 4 + 8  # handed out short, as git shortens hashes
     assert store.save("hello\n", "log") == ref  # same bytes, same reference
     path = store.path(ref)
     assert path.read_bytes() == b"hello\n"
@@ -31,7 +31,9 @@ def test_save_is_content_addressed_and_private(tmp_path: Path) -> None:
     [
         "../../etc/passwd",
         "log-../../x",
-        "log-" + "0" * 31,
+        "log-" + "0" * 7,
+        "log-" + "0" * 33,
+        "log-" + "0" * 32 + "\n",
         "LOG-" + "0" * 32,
         "",
         "log-" + "g" * 32,
@@ -119,3 +121,34 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     for w, out in enumerate(outputs):
         for i, ref in enumerate(out.split()):
             assert store.path(ref).read_bytes() == f"{w}:{i}\n".encode() * 200
+
+
+def test_short_references_resolve_like_git_hashes(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    ref = store.save(b"alpha\n", "result")
+    full = next(p.name for p in (tmp_path / "objects").iterdir() if not p.name.endswith(".meta.json"))
+    assert full.startswith(ref) and len(full) == len("result-") + 32
+    for given in (ref, full, full[:-5]):  # the short form, the full one, any unique prefix of 8+ digits
+        assert store.path(given).read_bytes() == b"alpha\n"
+    # A second object sharing the first 8 digits: the new one is handed out longer, the shared prefix is ambiguous.
+    twin = tmp_path / "objects" / (full[: len("result-") + 8] + "f" * 24)
+    if twin.name == full:
+        twin = tmp_path / "objects" / (full[: len("result-") + 8] + "e" * 24)
+    twin.write_bytes(b"beta\n")
+    assert store.short(twin.name) == twin.name[: len("result-") + 9] or len(store.short(twin.name)) > len(ref)
+    with pytest.raises(InvalidReference, match="names 2 saved results"):
+        store.path(ref)
+    assert store.path(full).read_bytes() == b"alpha\n"
+    assert store.path(store.short(full)).read_bytes() == b"alpha\n"
+
+
+def test_a_records_short_reference_is_unique_when_it_is_handed_out(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    refs = set()
+    for i in range(200):
+        with store.writer("log", record=True) as w:
+            w.write(f"run {i}\n".encode())
+        assert w.ref is not None
+        refs.add(w.ref)
+        assert store.path(w.ref).read_bytes() == f"run {i}\n".encode()
+    assert len(refs) == 200 and all(len(r) == len("log-") + 8 for r in refs)

@@ -16,8 +16,11 @@ the record of one run, whose sidecar holds that run's command and exit code, so 
 that printed the same bytes keep two references (and their bytes are not hashed: SHA-256
 measured ~0.75 ms of CPU per MiB here).
 References are validated against one pattern before any path is built, so a crafted
-reference cannot leave the store. The store has a size cap (``WUU_STORE_MAX_BYTES``,
-default 1 GiB) enforced after each save by evicting the least recently saved objects.
+reference cannot leave the store. A reference is handed out short, as git shortens hashes:
+``KIND-`` and the first 8 hex digits (more where another object shares them; a record's random
+id is drawn so that none does); any unique prefix of 8 digits or more, or the full 32, reads it.
+The store has a size cap (``WUU_STORE_MAX_BYTES``, default 1 GiB) enforced after each save by
+evicting the least recently saved objects.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ from .errors import InvalidReference, SourceNotFound, StoreError, WuuError, quot
 __all__ = ["Store", "StoreWriter", "current_store", "use_store"]
 
 DEFAULT_MAX_BYTES = 1 << 30
-_REF = re.compile(r"^([a-z][a-z0-9]{0,15})-([0-9a-f]{32})$")
+_REF = re.compile(r"([a-z][a-z0-9]{0,15})-([0-9a-f]{8,32})")
+SHORT_HEX = 8
+"""Hex digits a reference is shown with (more where another object shares them), as git shortens hashes."""
 _KIND = re.compile(r"^[a-z][a-z0-9]{0,15}$")
 
 
@@ -123,7 +128,7 @@ class Store:
                 tmp_path.unlink()
             raise StoreError(f"cannot save to the store at {self.root}: {exc.strerror or exc}") from exc
         self.evict(keep=ref)
-        return ref
+        return self.short(ref)
 
     def _write_meta(self, ref: str, meta: dict[str, Any]) -> None:
         data = json.dumps(meta, ensure_ascii=False, sort_keys=True).encode()
@@ -137,16 +142,48 @@ class Store:
     @staticmethod
     def validate(ref: str) -> str:
         """Return ``ref`` if it is a well-formed reference; raise :class:`InvalidReference` otherwise."""
-        if not isinstance(ref, str) or not _REF.match(ref):
+        if not isinstance(ref, str) or not _REF.fullmatch(ref):
             raise InvalidReference(
-                f"{quote(ref)} is not a saved-result reference (expected KIND-<32 hex digits>, as given "
+                f"{quote(ref)} is not a saved-result reference (expected KIND-<8 to 32 hex digits>, as given "
                 "in a result's source or continuation)"
             )
         return ref
 
+    def _named(self, prefix: str) -> list[str]:
+        """The objects whose reference starts with ``prefix`` (a validated reference)."""
+        try:
+            with os.scandir(self.objects) as it:
+                return [e.name for e in it if e.name.startswith(prefix) and not e.name.endswith(".meta.json")]
+        except OSError:
+            return []
+
+    def short(self, ref: str) -> str:
+        """The shortest form of the full reference ``ref`` (:data:`SHORT_HEX` digits or more) no other object shares."""
+        kind, _, digest = self.validate(ref).partition("-")
+        others = [n for n in self._named(f"{kind}-{digest[:SHORT_HEX]}") if n != ref]
+        n = SHORT_HEX
+        while n < len(digest) and any(o.startswith(f"{kind}-{digest[:n]}") for o in others):
+            n += 1
+        return f"{kind}-{digest[:n]}"
+
+    def resolve(self, ref: str) -> str:
+        """The full reference a short one names; raises when it names none (evicted) or several."""
+        digest = self.validate(ref).partition("-")[2]
+        if len(digest) == 32:
+            return ref
+        found = self._named(ref)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise SourceNotFound(
+                f"saved result {ref} is not in the store at {self.root} (evicted, or saved elsewhere: check WUU_STORE)"
+            )
+        names = ", ".join(sorted(found)[:5])
+        raise InvalidReference(f"{ref} names {len(found)} saved results ({names}); give more of its digits")
+
     def path(self, ref: str) -> Path:
         """The file holding ``ref``; raises if the reference is malformed or no longer saved."""
-        target = self.objects / self.validate(ref)
+        target = self.objects / self.resolve(ref)
         if not target.is_file():
             raise SourceNotFound(
                 f"saved result {ref} is not in the store at {self.root} (evicted, or saved elsewhere: check WUU_STORE)"
@@ -155,10 +192,10 @@ class Store:
 
     def meta(self, ref: str) -> dict[str, Any]:
         """The facts saved beside ``ref`` (empty when none were)."""
-        path = self.objects / f"{self.validate(ref)}.meta.json"
         try:
+            path = self.objects / f"{self.resolve(ref)}.meta.json"
             return dict(json.loads(path.read_text()))
-        except (OSError, ValueError):
+        except (OSError, ValueError, SourceNotFound):
             return {}
 
     def exists(self, ref: str) -> bool:
@@ -245,9 +282,16 @@ class StoreWriter:
         except OSError as exc:
             self.abort()
             raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
-        digest = os.urandom(16).hex() if self._hash is None else self._hash.hexdigest()[:32]
+        digest = self._hash.hexdigest()[:32] if self._hash is not None else self._random_id()
         self.ref = self.store._commit(self._path, self.kind, digest, self.meta)
         return self.ref
+
+    def _random_id(self) -> str:
+        """A random id whose short form no object in the store shares yet."""
+        while True:
+            digest = os.urandom(16).hex()
+            if not self.store._named(f"{self.kind}-{digest[:SHORT_HEX]}"):
+                return digest
 
     def abort(self) -> None:
         """Drop the partial object."""

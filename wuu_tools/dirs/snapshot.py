@@ -172,7 +172,7 @@ def save_listing(store: Store, listing: FullListing, binding: bytes) -> tuple[st
         out.write(b"".join(chunk))
         offsets.append(position)
     assert out.ref is not None
-    return out.ref, offsets
+    return store.resolve(out.ref), offsets  # the full reference: a cursor packs its 16 bytes
 
 
 def read_records(path: str, offset: int) -> tuple[dict[str, object], Iterator[Record]]:
