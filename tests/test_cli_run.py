@@ -38,7 +38,7 @@ def wuu(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) 
 def test_one_argument_with_shell_syntax_runs_as_a_shell_line(tmp_path: Path) -> None:
     r = wuu("run", "echo first && echo second | tr s S")
     assert r.returncode == 0, (r.stdout, r.stderr)
-    assert "\tfirst" in r.stdout and "\tSecond" in r.stdout
+    assert "\nfirst\n" in r.stdout and "\nSecond\n" in r.stdout
     assert wuu("run", "test 1 = 2").returncode == 1
     exact = wuu("run", "--", "echo first")  # after -- the argv is exact: a program named "echo first"
     assert exact.returncode == 127 and "echo first: command not found" in exact.stdout
@@ -50,7 +50,7 @@ def test_one_argument_with_shell_syntax_runs_as_a_shell_line(tmp_path: Path) -> 
     own = wuu("run", "--cwd", str(tmp_path), "my tools/say hi.sh")  # an executable path is run as it is
     assert own.returncode == 0 and "hi from the tool" in own.stdout, own.stdout
     as_json = json.loads(wuu("run", "--json", "echo a; echo b").stdout)
-    assert as_json["meta"]["exit_code"] == 0 and "\tb" in as_json["text"]
+    assert as_json["meta"]["exit_code"] == 0 and as_json["text"].endswith("\nb")
 
 
 def test_a_timeout_says_how_to_raise_it_and_zero_means_none() -> None:
@@ -61,7 +61,7 @@ def test_a_timeout_says_how_to_raise_it_and_zero_means_none() -> None:
     by_env = wuu("run", "sleep 30", env={"WUU_TIMEOUT": "0.5"})
     assert by_env.returncode == 124 and "timed out after 0.5 s" in by_env.stdout
     none = wuu("run", "--timeout", "0", "sleep 1.5; echo done", env={"WUU_TIMEOUT": "0.5"})
-    assert none.returncode == 0 and "\tdone" in none.stdout, none.stdout
+    assert none.returncode == 0 and "\ndone\n" in none.stdout, none.stdout
     bad = wuu("run", "true", env={"WUU_TIMEOUT": "soon"})
     assert bad.returncode == 2 and "WUU_TIMEOUT" in bad.stderr
 
@@ -124,7 +124,7 @@ def test_no_live_status_without_a_terminal() -> None:
 
 def test_a_quick_command_leaves_the_terminal_clean() -> None:
     code, out, terminal = _on_a_pty(["run", "echo quick"], columns=80)
-    assert code == 0 and "\tquick" in out
+    assert code == 0 and "\nquick\n" in out
     assert terminal == b"" or terminal.endswith(b"\r\x1b[2K")  # usually nothing; on a loaded machine, erased
 
 

@@ -14,7 +14,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from wuu_tools import ToolResult, read_saved
+from wuu_tools.core.budget import count_tokens
 from wuu_tools.core.store import Store
+from wuu_tools.core.text import clean_terminal
 from wuu_tools.logs.output import project_output
 from wuu_tools.views.ceiling import TOO_SMALL
 
@@ -111,7 +113,7 @@ def test_no_view_drops_a_line(data: bytes, exit_code: int | None, budget: int) -
     partial = any("partial_line" in v.meta for v in views)
     if not partial:
         assert len(later) == len(set(later)), "a continuation page repeats a line"
-    seen = set(_numbers(first)) | set(later)
+    seen = {n for a, b in first.meta["shown"] for n in range(a, b + 1)} | set(later)  # (shown as printed)
     assert seen >= set(range(1, total + 1)), sorted(set(range(1, total + 1)) - seen)[:10]
     for v in views:
         # the budget is a ceiling, notices included; a budget too small for the header and a line says so
@@ -126,3 +128,25 @@ def test_no_view_drops_a_line(data: bytes, exit_code: int | None, budget: int) -
     shown = [n for v in chain for n in _numbers(v)]
     if not any("partial_line" in v.meta for v in chain):
         assert sorted(shown) == list(range(1, total + 1))
+
+
+@SETTINGS
+@given(data=outputs(), exit_code=st.sampled_from([0, 0, 1, 2, None]), budget=st.sampled_from([100, 200, 600, 2000]))
+def test_an_output_that_fits_is_shown_as_printed_under_the_verdict_alone(
+    data: bytes, exit_code: int | None, budget: int
+) -> None:
+    """Issue 23: what fits the budget as printed is shown as printed, at most 15 tokens over its own."""
+    ref = Store().save(data, "log", {"exit_code": exit_code})
+    printed = "\n".join(clean_terminal(s) for s in data.decode("utf-8", "replace").split("\n"))
+    if printed.endswith("\n"):
+        printed = printed[:-1]
+    verdict = f"[exit {exit_code}]" if exit_code is not None else "[no exit code]"
+    first = project_output(ref, budget=budget, explicit_budget=None, exit_code=exit_code, whole_verdict=verdict)
+    assert first is not None
+    raw = count_tokens(printed)
+    if raw + 15 <= budget and "\ufffd" not in printed:
+        event("fits")
+        assert first.complete and first.continuation is None
+        assert first.text == (f"{verdict}\n{printed}" if data else f"{verdict}\n[no output]")
+        assert first.tokens <= raw + 15
+        assert ref not in first.text  # nothing was left out: nothing to refer to

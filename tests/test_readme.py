@@ -213,9 +213,9 @@ def test_every_fenced_wuu_command_runs_as_the_readme_says(tmp_path: Path) -> Non
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "WUU_STORE": str(tmp_path / "store")}
     last_output = ""
     for command, expected in readme_commands():
-        ref = re.search(r"\blog (log-[0-9a-f]+)\]", last_output)
+        ref = re.search(r'ref="(log-[0-9a-f]+)"', last_output)
         if ref:  # a saved log's reference is new on every run: the one the previous command printed
-            command = re.sub(r"\blog-[0-9a-f]{32}\b", ref.group(1), command)
+            command = re.sub(r"\blog-[0-9a-f]{8,32}\b", ref.group(1), command)
         if "…'" in command:  # a cursor shown shortened: the one of the previous view's [next: …] line
             cursor = re.search(r'cursor="([^"]+)"', last_output)
             assert cursor, (command, last_output[-300:])

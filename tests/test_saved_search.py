@@ -45,7 +45,7 @@ def coloured(tmp_path: Path) -> str:
     script.write_text(SCRIPT)
     result = run_command([sys.executable, str(script)], budget=400)
     assert result.meta["exit_code"] == 1 and result.source
-    assert "\n402\tFAILED tests/test_b.py::test_parse - AssertionError: boom" in result.text
+    assert "\n402\tFAILED tests/test_b.py::test_parse - AssertionError: boom" in result.text  # evidence: numbered
     return result.source
 
 
@@ -136,13 +136,15 @@ def test_the_suggested_search_covers_what_the_evidence_shows(line: str) -> None:
 
 def test_the_printed_search_call_pastes_and_finds_the_failure(coloured: str, tmp_path: Path) -> None:
     script = tmp_path / "colour.py"
-    script.write_text(SCRIPT)
+    script.write_text(SCRIPT.replace("range(400)", "range(3000)"))  # a log many times the budget: a search helps
     view = run_command([sys.executable, str(script)], budget=400)
     search = view.text.split("search: ", 1)[1]
     cont = parse_call(search)
     assert cont["tool"] == "read_saved" and cont["args"]["pattern"] == GREP_HINT
     found = read_saved(**cont["args"])
     assert "FAILED tests/test_b.py::test_parse" in found.text and "E       assert 1 == 2" in found.text
+    small = run_command([sys.executable, str(tmp_path / "colour.py")], budget=4000)
+    assert not small.complete and "search: " not in small.text  # a few budgets' worth: no search suggested
 
 
 def _wuu(*args: str) -> subprocess.CompletedProcess[str]:

@@ -55,7 +55,7 @@ def _rich(result: ToolResult) -> None:
         elif line.startswith("error:"):
             console.print(Text(line, style="bold red"))
         else:
-            console.print(Text(line))
+            console.print(Text(line, style=_line_style(section, line) if section == "log" else ""))
 
 
 def _line_style(section: str, content: str) -> str:

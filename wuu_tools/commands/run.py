@@ -50,7 +50,7 @@ from .sink import LogSink
 from .stop import Stop, current_stop, note_saved, on_signals, redeliver, wait_exit
 from .watchdog import Watchdog
 
-__all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "resolve_timeout", "run_command"]
+__all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "project_captured", "resolve_timeout", "run_command"]
 
 DEFAULT_LOG_MAX_BYTES = 512 << 20
 DEFAULT_TIMEOUT_S = 120.0
@@ -58,6 +58,7 @@ MIN_LOG_MAX_BYTES = 4096
 MAX_TIMEOUT_S = 7 * 24 * 3600
 READ_SIZE = 1 << 20
 PIPE_SIZE = 1 << 20
+SHOW_DURATION_S = 1.0  # a verdict names the duration from this long on (``meta["duration_s"]`` always has it)
 AFTER_EXIT_S = 2.0  # how long output is still read after the command exited (background holders)
 DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeout
 POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
@@ -333,11 +334,16 @@ def _run(
         run_meta["cancelled"] = stop.reason
     if left:
         run_meta["left_running"] = left
+    return _finish(sink, run_meta, limit, resolved, budget)
+
+
+def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int, budget: int | None) -> ToolResult:
+    """Save the log with its sidecar and return the first view under the verdict."""
     ref = sink.finish(dict(run_meta))
     run_meta.update(output_bytes=sink.size, stderr_lines=sink.stderr)
     if sink.dropped_bytes:
         run_meta["dropped_bytes"] = sink.dropped_bytes
-    verdict = _verdict(run_meta, limit, sink, ref)
+    verdict = _verdict(run_meta, limit, sink)
     if ref is None:
         return _unsaved(verdict, sink, run_meta)
     from ..logs.output import project_output
@@ -347,12 +353,53 @@ def _run(
         budget=resolved,
         explicit_budget=budget,
         verdict=verdict,
+        whole_verdict=_verdict(run_meta, limit, sink, whole=True),
         meta=run_meta,
-        exit_code=exit_code,
-        failed=timed_out or sig is not None,
+        exit_code=run_meta["exit_code"],
+        failed=run_meta["timed_out"] or run_meta["signal"] is not None,
     )
     assert view is not None
     return view
+
+
+def project_captured(
+    command: str | list[str],
+    output: bytes,
+    exit_code: int | None,
+    *,
+    cwd: str | None = None,
+    duration_s: float = 0.0,
+    budget: int | None = None,
+) -> ToolResult:
+    """The first view ``run_command`` gives of an output already captured, without running anything.
+
+    The output is saved as a command log (stdout only) and shown under the verdict ``run_command``
+    writes, so a recorded run can be replayed through the same view (``scripts/replay.py``). The
+    log is named by its bytes (the same output, the same reference), so a replay is deterministic.
+
+    Args:
+        command: The command that printed ``output`` (recorded in the log's sidecar).
+        output: What the command printed.
+        exit_code: Its exit status (None when unknown).
+        cwd: The directory it ran in (recorded); defaults to the current directory.
+        duration_s: How long it ran.
+        budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+    """
+    resolved = resolve_budget(budget)
+    sink = LogSink(current_store(), _log_max_bytes(), record=False)
+    if output:
+        sink.feed(1, output)
+    sink.ended(1)
+    run_meta: dict[str, Any] = {
+        "command": command if isinstance(command, str) else list(command),
+        "cwd": os.path.abspath(cwd or "."),
+        "exit_code": exit_code,
+        "timed_out": False,
+        "signal": None,
+        "duration_s": round(duration_s, 3),
+        "processes_ended": 0,
+    }
+    return _finish(sink, run_meta, float("inf"), resolved, budget)
 
 
 def _warm_up() -> None:
@@ -383,7 +430,11 @@ def _save_interrupted(
         return None
 
 
-def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, ref: str | None) -> str:
+def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, whole: bool = False) -> str:
+    """The first line of the view; ``whole``: of a view showing the whole output (no size).
+
+    The saved log's reference is not in it: the view names it once, in the call that reads on.
+    """
     parts = []
     if meta.get("cancelled"):
         ended = plural(meta["processes_ended"], "process", "processes")
@@ -398,22 +449,21 @@ def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, ref: str | Non
         parts.append(f"killed by {meta['signal']}")
     elif meta["exit_code"] is not None:
         parts.append(f"exit {meta['exit_code']}")
-    parts.append(f"{meta['duration_s']:.1f} s")
+    if meta["duration_s"] >= SHOW_DURATION_S or meta["timed_out"]:
+        parts.append(f"{meta['duration_s']:.1f} s")
     err = sum(b - a + 1 for a, b in sink.stderr)
-    on_stderr = f", {plural(err, 'line')} on stderr" if err else ""
+    on_stderr = f", {err:,} on stderr" if err else ""
     if sink.dropped_bytes:
         parts.append(
             f"{human_size(sink.size)} of output: {human_size(sink.dropped_bytes)} dropped from the middle, "
             f"{plural(sink.saved_lines, 'line')} kept{on_stderr}"
         )
-    elif sink.size:
-        parts.append(f"{plural(sink.saved_lines, 'line')} of output ({human_size(sink.size)}){on_stderr}")
-    else:
+    elif not sink.size:
         parts.append("no output")
+    elif not whole:
+        parts.append(f"{plural(sink.saved_lines, 'line')}{on_stderr}")  # (the size of what is left out comes below)
     if meta.get("left_running"):
         parts.append(f"{plural(meta['left_running'], 'background process', 'background processes')} left running")
-    if ref:
-        parts.append(f"log {ref}")
     return "[" + " · ".join(parts) + "]"
 
 

@@ -78,14 +78,14 @@ class LogSink:
     :data:`PENDING_MAX`) so that stdout and stderr lines do not interleave mid-line.
     """
 
-    def __init__(self, store: Store, max_bytes: int) -> None:
+    def __init__(self, store: Store, max_bytes: int, *, record: bool = True) -> None:
         self.store = store
         self.ring_cap = max(max_bytes // 8, 1024)
         self.head_cap = max_bytes - self.ring_cap - 1024  # room for the drop line
         self.writer: StoreWriter | None = None
         self.error: StoreError | None = None
         try:
-            self.writer = store.writer("log", record=True)
+            self.writer = store.writer("log", record=record)
         except StoreError as exc:
             self.error = exc
         self.memory = bytearray()  # the first HARD_CAP_BYTES, shown if the store fails

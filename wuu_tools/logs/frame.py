@@ -23,6 +23,9 @@ __all__ = ["LINE_CHARS", "Frame", "Rest", "cut", "fit_share", "framed", "output_
 
 SUMMARY_SHARE = 0.6  # of the budget, at most, for the lines above the output's own lines
 PAGE_ROOM = 140  # tokens, at least, left to the page under a summary (its header, next call, some lines)
+HEAD_SHARE = 0.75
+"""The head's share of a succeeded command's head-and-tail view: listings are read from the top (chosen on
+the replay's DEV project, ``scripts/replay.py``: items kept rose there and on the HELD-OUT projects)."""
 LINE_CHARS = 320
 """A summary or view line longer than this many characters is cut (``read_saved`` shows it whole)."""
 
@@ -49,9 +52,24 @@ def rest_of(lf: LineFile, ref: str, shown: list[list[int]], budget: int | None) 
     return Rest(omitted, n, sum(lf.span_bytes(x, y) for x, y in omitted), cont)
 
 
-def output_subject(ref: str) -> Subject:
-    """How the paging engine names a saved command output and asks for more of it."""
-    return Subject(tool="read_saved", key={"ref": ref}, label="output", source=ref, takes_revision=False, terminal=True)
+def output_subject(ref: str, *, as_printed: bool = False) -> Subject:
+    """How the paging engine names a saved command output and asks for more of it.
+
+    ``as_printed``: the first view under a command's verdict, lines as printed (no numbers) and no
+    header of its own (the verdict names the lines, the size and the reference), the head given
+    :data:`HEAD_SHARE` of the lines.
+    """
+    return Subject(
+        tool="read_saved",
+        key={"ref": ref},
+        label="output",
+        source=ref,
+        takes_revision=False,
+        terminal=True,
+        numbered=not as_printed,
+        header=not as_printed,
+        head_share=HEAD_SHARE if as_printed else 0.5,
+    )
 
 
 def cut(text: str, limit: int = LINE_CHARS) -> str:
@@ -87,6 +105,11 @@ class Frame:
     def label(self) -> str:
         return f"[view: {self.kind}{' · ' + self.facts if self.facts else ''}]"
 
+    @property
+    def labels(self) -> list[str]:
+        """The view line, unless the view is plain output or a table (its header row, shown first, names it)."""
+        return [] if self.kind == "table" or (self.kind == "output" and not self.facts) else [self.label]
+
 
 def framed(
     lf: LineFile,
@@ -97,9 +120,13 @@ def framed(
     budget: int,
     explicit_budget: int | None,
     meta: dict[str, Any],
+    as_printed: bool = False,
 ) -> ToolResult:
-    """``top`` (the verdict), the frame's view line and summary, then whole lines of the output within ``budget``."""
-    fixed = [*top, frame.label]
+    """``top`` (the verdict), the frame's view line and summary, then whole lines of the output within ``budget``.
+
+    ``as_printed``: lines as the command printed them (a first view under a verdict); else numbered.
+    """
+    fixed = [*top, *frame.labels]
     # The summary leaves the page below it room for its own notices and a few whole lines.
     room = min(int(budget * SUMMARY_SHARE), budget - PAGE_ROOM) - count_tokens("\n".join(fixed))
     if frame.summary and room > 0:
@@ -110,7 +137,7 @@ def framed(
     for _ in range(12):
         page = render_view(
             lf,
-            output_subject(ref),
+            output_subject(ref, as_printed=as_printed),
             start_line=1,
             end_line=end_line,
             start_char=0,

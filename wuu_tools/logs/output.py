@@ -14,7 +14,8 @@ table              :mod:`.headtail`: the row count and columns, head first, then
 output             :mod:`.headtail`: head first, then the tail; warnings counted
 =================  ===========================================================================
 
-An output that fits the budget whole is shown whole, as before, whatever its shape. The
+An output that fits the budget whole is shown whole and as printed (no line numbers, no
+reference: nothing was left out), under the short verdict, whatever its shape. The
 choice only orders the view: every view's continuation reads the saved output with
 ``read_saved``, so nothing is lost when the guess is wrong. ``read_saved``'s own first view
 (``saved=True``) uses only the views whose chain reads each line once (search results with
@@ -25,20 +26,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.budget import HARD_CAP_BYTES
-from ..core.lines import LineFile
+from ..core.budget import HARD_CAP_BYTES, within
+from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult
 from ..core.store import current_store
-from ..core.text import human_size, plural
+from ..core.text import clean_terminal, human_size, plural
 from ..views.ceiling import fit_ceiling
 from .frame import Frame, framed
 from .shape import Shape, detect
 from .view import project_log
 
 __all__ = ["SAVED_KINDS", "choose", "project_output"]
-
-LABEL_BUDGET = 300
-"""Below this budget the failing log's view line is left out (the error-first view needs every token)."""
 
 SAVED_KINDS = ("search results", "diff", "JSON", "JSON lines", "YAML", "table")
 """The views ``read_saved``'s first view of a command's output may take."""
@@ -50,9 +48,35 @@ def choose(ref: str, exit_code: int | None, failed: bool = False) -> Shape:
         return detect(lf, exit_code, failed)
 
 
-def _fits_whole(size: int, budget: int) -> bool:
-    """Whether :func:`.view.project_log` may show an output this size whole (the same bound it uses)."""
-    return size <= min(HARD_CAP_BYTES - 2048, budget * 8)
+def _whole(ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | None) -> ToolResult | None:
+    """The whole output as printed (colours and redraws removed) under ``verdict``, if it fits ``budget``; else None."""
+    with LineFile.open(current_store().path(ref), what=ref) as lf:
+        total = lf.total_lines
+        head = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+        facts: dict[str, Any] = {**(meta or {}), "total_lines": total, "omitted": []}
+        if total and lf.size <= min(HARD_CAP_BYTES - 2048, budget * 8):
+            shape = detect(lf, facts.get("exit_code"), facts.get("timed_out") or facts.get("signal") is not None)
+            facts.update(view=shape.kind, view_reason=shape.why)
+        if total == 0:
+            text = head if "no output" in head else f"{head}\n[no output]"
+            return ToolResult(text=text, complete=True, source=ref, revision=ref, meta={**facts, "shown": []})
+        if lf.size > min(HARD_CAP_BYTES - 2048, budget * 8):
+            return None
+        raws, giant = lf.read_forward(1, total, HARD_CAP_BYTES)
+        if giant or len(raws) != total:
+            return None
+        lines, replaced = [], False
+        for raw in raws:
+            text, bad = decode_line(raw)
+            replaced |= bad
+            lines.append(clean_terminal(text))
+    if replaced:
+        head += "\n[invalid UTF-8 in the output is shown as U+FFFD]"
+        facts["invalid_utf8_replaced"] = True
+    text = "\n".join([head, *lines])
+    if len(text.encode()) > HARD_CAP_BYTES or not within(text, budget):
+        return None
+    return ToolResult(text=text, complete=True, source=ref, revision=ref, meta={**facts, "shown": [[1, total]]})
 
 
 def project_output(
@@ -65,6 +89,7 @@ def project_output(
     exit_code: int | None = None,
     failed: bool = False,
     saved: bool = False,
+    whole_verdict: str | None = None,
 ) -> ToolResult | None:
     """The first view of the saved output ``ref`` in the shape it has, within ``budget`` tokens.
 
@@ -73,6 +98,7 @@ def project_output(
         budget: The resolved token budget of the view.
         explicit_budget: The budget the caller gave (repeated in the continuation), or None.
         verdict: The first line (exit code, duration, …); a plain description if None.
+        whole_verdict: The first line when the whole output is shown (nothing to refer to); ``verdict`` if None.
         meta: Facts merged into the result's ``meta``.
         exit_code: The command's exit code (None when unknown: then only the output decides).
         failed: The command was ended by a signal or a timeout.
@@ -82,6 +108,10 @@ def project_output(
         The view, header and notices included within ``budget`` (:func:`~wuu_tools.views.ceiling.fit_ceiling`);
         None only with ``saved`` when the paging view of ``read_saved`` serves better.
     """
+    if not saved:
+        whole = _whole(ref, budget, whole_verdict or verdict, meta)
+        if whole is not None:
+            return whole
     args = (ref, explicit_budget, verdict, meta, exit_code, failed, saved)
     first = _project_output(budget, *args)
     if first is None or first.tokens <= budget:
@@ -106,20 +136,10 @@ def _project_output(
         if saved and shape.kind not in SAVED_KINDS:
             return None
         facts = {**(meta or {}), "view": shape.kind, "view_reason": shape.why}
-        if not saved and (lf.total_lines == 0 or _fits_whole(lf.size, budget)):
-            whole = project_log(ref, budget=budget, explicit_budget=explicit_budget, verdict=verdict, meta=facts)
-            if whole.complete:
-                return whole
         if shape.kind == "failing log":
-            head = verdict or f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
-            return project_log(
-                ref,
-                budget=budget,
-                explicit_budget=explicit_budget,
-                verdict=f"{head}\n[view: failing log · error evidence first]" if budget >= LABEL_BUDGET else head,
-                meta=facts,
-            )
-        top = [verdict or f"[saved log {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"]
+            head = verdict or f"[saved {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
+            return project_log(ref, budget=budget, explicit_budget=explicit_budget, verdict=head, meta=facts)
+        top = [verdict or f"[saved {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"]
         if shape.kind == "search results" and not saved:
             from .searchview import project_search
 
@@ -136,7 +156,9 @@ def _project_output(
             assert frame is not None
         if saved:
             top = [f"[saved {ref}]"]
-        return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=facts)
+        return framed(
+            lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=facts, as_printed=not saved
+        )
 
 
 def _frame(lf: LineFile, shape: Shape, budget: int) -> Frame | None:

@@ -2,8 +2,9 @@
 
 ``grep -rn``, ``rg``, ``git grep -n``, ``grep -c`` and ``rg --heading`` output is read once
 (:mod:`.searchindex`). The view then shows, file after file in output order, a heading with
-the file's match count and the output lines it spans, and its first matches (numbered by
-their line in the saved output, the repeated path left out). The files whose matches do
+the file's match count and the output lines it spans, and the first lines of its block as
+printed (matches, ``-A/-B/-C`` context lines and ``--`` group separators in place, the repeated
+path left out). The files whose matches do
 not fit are still all named, grouped by folder with their counts, in a few tokens each —
 about 200 files fit the default budget. The continuation reads the saved output forward from
 the first line not shown to the last (``read_saved``), so following it shows every line;
@@ -20,13 +21,13 @@ from typing import Any
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch, fit_count
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text
-from ..core.text import clean_terminal, complement, human_size, number_line, plural, ranges
+from ..core.text import clean_terminal, complement, human_size, plural, ranges
 from .frame import Frame, cut, framed, rest_of
 from .searchindex import FileHits, SearchIndex, index_hits
 
 __all__ = ["project_search", "search_frame"]
 
-PER_FILE = (12, 8, 5, 3, 2, 1)  # first matches per file tried, most first
+PER_FILE = (48, 24, 12, 8, 5, 3, 2, 1)  # first output lines per file tried, most first
 NAMED_MAX = 5000  # files named at most (more cannot fit the hard cap); the rest are counted
 
 
@@ -132,9 +133,9 @@ class _Texts:
             text, _bad = decode_line(raws[0]) if raws else ("", False)
             text = clean_terminal(text)
             prefix = strip.get(n, "")
-            if prefix and text.startswith(prefix + ":"):
+            if prefix and text.startswith(prefix) and text[len(prefix) : len(prefix) + 1] in (":", "-"):
                 text = text[len(prefix) + 1 :]
-            self.text[n] = number_line(n, cut(text), self.width)
+            self.text[n] = cut(text)
         for n, c in zip(todo, count_tokens_batch([self.text[n] for n in todo]), strict=True):
             self.cost[n] = c + 1
 
@@ -157,14 +158,29 @@ def _name_costs(files: list[FileHits]) -> list[int]:
     return costs
 
 
+def _span(f: FileHits) -> tuple[int, int]:
+    """The output lines of a file's block (after its heading line, for ``rg --heading``)."""
+    first = f.heading + 1 if f.heading else f.first
+    return first, max(first, f.last)
+
+
+def _strip(files: list[FileHits], style: str) -> dict[int, str]:
+    """The path to leave out of each line of the files' blocks (``grep -rn`` repeats it on every line)."""
+    if style != "lines":
+        return {}
+    return {n: f.path for f in files for n in range(_span(f)[0], _span(f)[1] + 1)}
+
+
 def _layout(texts: _Texts, files: list[FileHits], room: int, style: str) -> tuple[dict[int, list[int]], int]:
-    """Match lines shown per file (a leading run of files) and the tokens left for naming the others.
+    """The first lines of each file's block shown (a leading run of files) and the tokens left to name the others.
 
     The most files shown first (every later file must still fit by name), then the most
-    matches per file, then, with the room left, more matches of the files shown, in order.
+    lines per file, then, with the room left, more lines of the files shown, in order. A
+    file's lines are its block's first lines as printed: matches with their context lines
+    and group separators.
     """
     everyone = len(files)
-    if everyone > NAMED_MAX:  # not even their names fit: no file shows lines
+    if everyone > NAMED_MAX or style == "counts":  # too many to show lines, or nothing but counts
         return {}, room
     names = _name_costs(files)
     after = [0] * (len(files) + 1)  # after[i]: naming files i.. costs about this much
@@ -176,14 +192,16 @@ def _layout(texts: _Texts, files: list[FileHits], room: int, style: str) -> tupl
     if after[0] >= room:  # naming every file takes all the room: no file shows lines
         return chosen, room
     heads = [c + 1 for c in count_tokens_batch([_heading(f) for f in files])]
+    strip = _strip(files, style)
     for k in PER_FILE:
-        want = [n for f in files for n in f.hits[:k]]
+        want = [n for f in files for n in range(_span(f)[0], min(_span(f)[1], _span(f)[0] + k - 1) + 1)]
         if len(want) > 4000 and k != PER_FILE[-1]:
             continue
-        texts.load(want[:4000], {n: f.path for f in files for n in f.hits[:k]} if style == "lines" else {})
+        texts.load(want[:4000], strip)
         chosen, used = {}, 0
         for i, f in enumerate(files):
-            lines = [n for n in f.hits[:k] if n in texts.cost]
+            a, b = _span(f)
+            lines = [n for n in range(a, min(b, a + k - 1) + 1) if n in texts.cost]
             cost = heads[i] + sum(texts.cost[n] for n in lines)
             if not lines or used + cost + after[i + 1] > room:
                 break
@@ -193,11 +211,11 @@ def _layout(texts: _Texts, files: list[FileHits], room: int, style: str) -> tupl
             break
     left = room - used - after[len(chosen)]
     for i in sorted(chosen):
-        f = files[i]
-        extra = f.hits[len(chosen[i]) : len(chosen[i]) + 200]
+        nxt, b = chosen[i][-1] + 1, _span(files[i])[1]
+        extra = list(range(nxt, min(b, nxt + 199) + 1))
         if not extra or left <= 0:
             continue
-        texts.load(extra, {n: f.path for n in extra} if style == "lines" else {})
+        texts.load(extra, strip)
         for n in extra:
             if texts.cost[n] > left:
                 left = 0
@@ -226,7 +244,7 @@ def project_search(
         return framed(lf, ref, frame, top=top, budget=budget, explicit_budget=explicit_budget, meta=meta)
     total = lf.total_lines
     texts = _Texts(lf, len(str(total)))
-    label = f"[view: search results · {_facts(index)} · first matches of each file]"
+    label = f"[view: search results · {_facts(index)}]"
     fixed = "\n".join([*top, label])
     room = budget - count_tokens(fixed) - NOTICE_TOKENS // 2 - 40
     for _ in range(8):
@@ -274,15 +292,12 @@ def _render(
     rest = files[len(chosen) :]
     named = 0
     if rest:
-        out.append(f"[{plural(len(rest), 'more file')}, matches not shown here (name count):]")
+        out.append(f"[{plural(len(rest), 'more file')} (matches):]")
         lines, unnamed = _folder_lines(rest, name_room)
         out.extend(lines)
         named = len(rest) - unnamed
     shown_r = ranges(shown)
     rest = rest_of(texts.lf, ref, shown_r, explicit_budget)
     if rest.cont:
-        out.append(
-            f"[not shown: {plural(rest.lines, 'line')} ({human_size(rest.size)}); all in order: {call_text(rest.cont)}"
-            + (f' · one file: read_saved(ref="{ref}", pattern="^PATH:")]' if name_room > 200 else "]")
-        )
+        out.append(f"[not shown: {plural(rest.lines, 'line')} ({human_size(rest.size)}); next: {call_text(rest.cont)}]")
     return "\n".join(out), shown_r, rest.cont, named

@@ -52,8 +52,11 @@ PASSING_LINE = re.compile(
 )
 GREP_HINT = "error|err!|fail|panic|exception|traceback|fatal|abort|killed|not ok|not found|undefined|^e  "
 """The search the view suggests: lower case, so smart case matches ``FAILED``, ``Error:``, pytest's ``E`` lines."""
-HINT_BUDGET = 300
-"""Below this budget the view suggests no search (its ~50 tokens go to the log's lines)."""
+HINT_RATIO = 16
+"""The view suggests a search only when what it leaves out is this many times its budget (in bytes, 8 to a
+token) or more: there a search finds in one call what the chain would read in many."""
+NUMBER_TOKENS = 2
+"""What a line number costs an evidence line (its digits and the tab after them)."""
 
 
 class _Lines:
@@ -72,7 +75,11 @@ class _Lines:
         if len(text) > LINE_CHARS or size > LINE_CHARS * 8:
             text = f"{text[:LINE_CHARS]}… [line cut: {human_size(size)} in all]"
             self.cut_any = True
-        return number_line(number, text, self.width)
+        return text
+
+    def numbered(self, number: int) -> str:
+        """Line ``number`` with its number (evidence lines, lines of a tail with gaps)."""
+        return number_line(number, self.text[number], self.width)
 
     def load(self, first: int, last: int) -> None:
         """Render lines ``first..last`` (those not rendered yet)."""
@@ -101,7 +108,7 @@ class _Lines:
 
     def passing(self, number: int) -> bool:
         """True for a rendered line that only reports progress: a passing or skipped test, a row of dots."""
-        return PASSING_LINE.search(self.text[number].partition("\t")[2]) is not None
+        return PASSING_LINE.search(self.text[number]) is not None
 
     def tail_from(self, budget: int, floor: int, free: frozenset[int] = frozenset()) -> int:
         """The first line of the longest tail (down to ``floor``) that fits ``budget``; ``free`` lines cost nothing."""
@@ -237,7 +244,7 @@ def _fill_evidence(lines: _Lines, plan: _Plan, ranked: list[Evidence], room: int
         for first, last in spans:
             lines.load(first, last)
             new = [n for n in range(first, last + 1) if n not in shown]
-            cost = sum(lines.cost[n] for n in new) + (count_tokens(note) + 1 if note else 0)
+            cost = sum(lines.cost[n] + NUMBER_TOKENS for n in new) + (count_tokens(note) + 1 if note else 0)
             if not new or cost > room - used:
                 continue
             used += cost
@@ -296,7 +303,7 @@ def project_log(
     path = store.path(ref)
     with LineFile.open(path, what=ref) as lf:
         total = lf.total_lines
-        head = verdict or f"[saved log {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+        head = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
         out_meta: dict[str, Any] = {"total_lines": total, **(meta or {})}
         if total == 0:
             return ToolResult(
@@ -326,7 +333,7 @@ def project_log(
         ranked, share = _ranked(lf, scan)
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
-        hint = (budget if explicit_budget is None else explicit_budget) >= HINT_BUDGET  # the caller's budget
+        hint = lf.size >= HINT_RATIO * 8 * budget
         for _ in range(8):
             plan = _plan(lines, scan, body, ranked, share)
             text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget, hint)
@@ -363,7 +370,7 @@ def _whole(lines: _Lines, budget: int) -> list[str] | None:
 
 
 def _render(
-    lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool = True
+    lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool
 ) -> tuple[str, list[list[int]], list[list[int]], dict[str, Any] | None]:
     total = lines.lf.total_lines
     out = [head]
@@ -374,21 +381,23 @@ def _render(
         n_items = plan.evidence_count
         out.append(f"[error evidence: {plural(n_items, 'place')}, most causal first]" if n_items else "[summary]")
         for a, b in plan.blocks:
-            out.extend(lines.text[n] for n in range(a, b + 1))
+            out.extend(lines.numbered(n) for n in range(a, b + 1))
             out.extend(plan.notes[n] for n in range(a, b + 1) if n in plan.notes)
             out.append("  …")
             shown.update(range(a, b + 1))
         if plan.summaries:
-            out.extend(lines.text[n] for n in plan.summaries)
+            out.extend(lines.numbered(n) for n in plan.summaries)
             shown.update(plan.summaries)
         elif out[-1] == "  …":
             out.pop()
     tail = [n for n in range(plan.tail_first, total + 1) if n not in shown]
     if tail:
         label = "tail" if plan.tail_first > plan.head_last + 1 else "lines"
-        where = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in ranges(tail))
+        spans = ranges(tail)
+        where = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in spans)
         out.append(f"[{label}: lines {where}]")
-        out.extend(lines.text[n] for n in tail)
+        # One run of lines is numbered by its label; a tail with gaps (evidence taken out) numbers each line.
+        out.extend(lines.text[n] if len(spans) == 1 else lines.numbered(n) for n in tail)
         shown.update(tail)
     if plan.head_last >= 1:
         out.append(f"[head: lines 1-{plan.head_last:,}]")
@@ -399,10 +408,10 @@ def _render(
     omitted, cont = rest.omitted, rest.cont
     if cont:
         a, b = omitted[0][0], omitted[-1][1]
+        search = f" · search: {call_text(continuation('read_saved', ref=ref, pattern=GREP_HINT))}" if hint else ""
         out.append(
             f"[not shown: {plural(rest.lines, 'line')} ({human_size(rest.size)}) in lines {a:,}-{b:,}; "
-            f"next: {call_text(cont)}"
-            + (f" · search: {call_text(continuation('read_saved', ref=ref, pattern=GREP_HINT))}]" if hint else "]")
+            f"next: {call_text(cont)}{search}]"
         )
     if scan.capped_at:
         out.append(

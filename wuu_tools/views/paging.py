@@ -37,6 +37,13 @@ class Subject:
             line is shown as ``␍`` (:data:`~wuu_tools.core.text.CR_MARK`), never raw. A line longer
             than the budget, read in pieces by character, has its escapes removed and its carriage
             returns marked, piece by piece.
+        numbered: Whether each line carries its number (a file read, a page of a saved result).
+            A command's output under its verdict is shown as printed: the header and the
+            omission line give the line numbers a continuation needs.
+        header: Whether a first view that shows the head and the tail opens with a line naming
+            the source, its size and what is shown (off under a verdict that already says so).
+        head_share: The share of a first view's lines budget that goes to the head (the tail
+            takes the rest).
     """
 
     tool: str
@@ -45,6 +52,9 @@ class Subject:
     source: str | None = None
     takes_revision: bool = True
     terminal: bool = False
+    numbered: bool = True
+    header: bool = True
+    head_share: float = 0.5
 
 
 def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
@@ -71,6 +81,7 @@ class _Body:
     head_tail: tuple[int, int] | None = None  # omitted middle (first, last) of a first view
     replaced: bool = False
     describe: str = ""
+    gap_at: int = -1  # index in ``parts`` of the omission line of a first view
 
 
 class _View:
@@ -102,7 +113,7 @@ class _View:
             text, bad = decode_line(raw)
             body.replaced |= bad
             text = clean_terminal(text) if self.subject.terminal else mark_carriage_returns(text)
-            out.append(number_line(first + i, text, self.width))
+            out.append(number_line(first + i, text, self.width) if self.subject.numbered else text)
         return out
 
     def _forward(self, body: _Body, line: int, budget: int, byte_cap: int) -> None:
@@ -119,7 +130,7 @@ class _View:
 
     def _partial(self, body: _Body, line: int, start_char: int, budget: int, byte_cap: int) -> None:
         """Part of one line from ``start_char``; whole lines follow if the rest of it fits."""
-        prefix = number_line(line, "", self.width)
+        prefix = number_line(line, "", self.width) if self.subject.numbered else ""
         text, at_end, bad = self.lf.read_chars(line, start_char, byte_cap)
         body.replaced |= bad
         room = max(1, budget - count_tokens(prefix))
@@ -167,7 +178,7 @@ class _View:
         if giant:
             return False
         head_items = self._numbered(1, head_raws, body)
-        h = fit_count(head_items, budget // 2, self.byte_cap // 2)
+        h = fit_count(head_items, int(budget * self.subject.head_share), self.byte_cap // 2)
         if h == 0:
             return False
         head = head_items[:h]
@@ -194,6 +205,7 @@ class _View:
             f"[… lines {gap_first:,}-{gap_last:,} omitted ({plural(n_gap, 'line')}, {human_size(gap_bytes)}) …]",
             *tail,
         ]
+        body.gap_at = len(head)
         body.shown = [*range(1, h + 1), *range(gap_last + 1, self.last + 1)]
         body.head_tail = (gap_first, gap_last)
         body.next_line = gap_first
@@ -349,24 +361,29 @@ def _assemble(
         return "\n".join(out), None
     rev_text = f" · revision {rev}" if subject.takes_revision else ""
     if body.head_tail:
-        h_last = body.head_tail[0] - 1
-        t_first = body.head_tail[1] + 1
-        out.append(
-            f"[{label} · {plural(total, 'line')} · {human_size(lf.size)}{rev_text} · showing lines "
-            f"1-{h_last:,} and {t_first:,}-{last:,}{flags}]"
-        )
+        if subject.header or flags:
+            out.append(f"[{label} · {plural(total, 'line')} · {human_size(lf.size)}{rev_text}{flags}]")
     else:
         shown = ranges(body.shown)
         what = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in shown)
         extra = f" · {body.describe}" if body.describe else ""
         noun = "line" if len(shown) == 1 and shown[0][0] == shown[0][1] else "lines"
-        out.append(f"[{label} · {noun} {what} of {total:,} · {human_size(lf.size)}{rev_text}{extra}{flags}]")
+        if subject.header or flags:  # (under a verdict, the call that reads on says where the view stops)
+            out.append(f"[{label} · {noun} {what} of {total:,} · {human_size(lf.size)}{rev_text}{extra}{flags}]")
     out.extend(body.parts)
     if cont is None:
         out.append(f"[end of {'file' if subject.tool == 'read_file' else 'saved result'} range: line {last:,}]")
         return "\n".join(out), None
-    if body.head_tail:
-        out.append(f"[to read the omitted lines: {call_text(cont)}]")
+    if body.head_tail and not subject.header and body.gap_at >= 0:
+        # Under a verdict: the omission line itself gives the call that reads the gap.
+        gap_first, gap_last = body.head_tail
+        at = len(out) - len(body.parts) + body.gap_at
+        out[at] = (
+            f"[… lines {gap_first:,}-{gap_last:,} omitted ({human_size(lf.span_bytes(gap_first, gap_last))}): "
+            f"{call_text(cont)} …]"
+        )
+    elif body.head_tail:
+        out.append(f"[next: {call_text(cont)}]")
     elif body.partial_line is not None:
         rest = lf.line_end(body.partial_line) - lf.offset(body.partial_line)
         out.append(f"[line {body.partial_line:,} continues ({human_size(rest)} in all); next: {call_text(cont)}]")
