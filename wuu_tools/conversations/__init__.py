@@ -7,7 +7,9 @@
 
 Modules: ``model`` (turns, tool calls and results), ``blocks`` (content blocks and
 injected markup shared by the readers), one reader per format (``claude``, ``codex`` with
-``responses``, ``chat``, ``openhands``), ``detect`` (format detection and wrappers),
+``responses``, ``chat``, ``openhands``, ``gemini_stream``, ``gemini_session``,
+``anthropic_agent``, ``markdown_chat`` and ``aider`` on ``mdblocks``), ``formats`` (each
+format's own marks and the records its reader reads), ``detect`` (choosing the format, wrappers),
 ``render`` (a turn as text at three levels of detail), ``outline`` (task anchor and index),
 ``view`` (first view, older turns, pattern search) and ``tool`` (the ``read_conversation`` tool itself).
 """

@@ -1,52 +1,34 @@
 """Telling a transcript's format from its content, and reading it with the matching reader.
 
-A file is either one JSON document (a list of messages, items or events, or an object that
-wraps one under ``messages`` / ``history`` / ``input`` / ``events`` / ``trajectory``, or an
-extracted API exchange ``{"request_body", "response_body"}``) or JSON Lines. JSON Lines
-that do not parse, or are not objects, are skipped and counted, never fatal. The format is
-chosen by the shape of the records; ``format=`` forces a reader, and a file that fits none
-gets an :class:`UnsupportedFormat` naming every format tried.
+A file is one JSON document (a list of messages, items or events, or an object that wraps
+one under ``messages`` / ``history`` / ``input`` / ``events`` / ``data`` / ``trajectory``,
+or an extracted API exchange ``{"request_body", "response_body"}``), JSON Lines (lines that
+do not parse, or are not objects, are skipped and counted, never fatal), or Markdown (an
+aider history or a chat export with user / assistant headings). The format is chosen by
+the marks only it writes (see :mod:`.formats`): the claimed format reads its own kinds of
+records, the others are left out and named by kind, and a transcript of which it would read
+less than half is refused with the formats tried and the kinds of lines seen. ``format=``
+forces a reader, under the same rule.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import InvalidArgument, UnsupportedFormat, clip, quote
-from .chat import ANTHROPIC_BLOCKS, read_anthropic, read_chat
-from .claude import looks_like_claude, read_claude
-from .codex import looks_like_codex, looks_like_old_codex, read_codex
+from .claude import looks_like_claude
+from .codex import looks_like_codex, looks_like_old_codex
+from .formats import FORMATS, JSON_FORMATS, TEXT_FORMATS, JsonFormat, Records, line_kind
 from .model import Conversation, Turn
-from .openhands import looks_like_openhands, read_openhands
-from .responses import ITEM_TYPES, read_responses
+from .responses import ITEM_TYPES
 
 __all__ = ["FORMATS", "parse_transcript"]
 
-Records = list[tuple[int | None, dict[str, Any]]]
-Reader = Callable[[Records, list[int]], Conversation]
-
-FORMATS: dict[str, str] = {
-    "claude-code": "Claude Code session JSONL (sub-agent files too)",
-    "codex": "Codex CLI rollout JSONL",
-    "openai-chat": "OpenAI chat-completions messages",
-    "openai-responses": "OpenAI Responses items",
-    "anthropic-messages": "Anthropic Messages list",
-    "openhands": "OpenHands event list",
-}
-"""The ``format=`` names and what each reads."""
-
-READERS: dict[str, Reader] = {
-    "claude-code": read_claude,
-    "codex": read_codex,
-    "openai-chat": read_chat,
-    "openai-responses": read_responses,
-    "anthropic-messages": read_anthropic,
-    "openhands": read_openhands,
-}
-_WRAPPER_KEYS = ("messages", "history", "input", "events", "trajectory", "items", "conversation")
+_BY_NAME = {f.name: f for f in JSON_FORMATS}
+_TEXT_BY_NAME = {f.name: f for f in TEXT_FORMATS}
+_WRAPPER_KEYS = ("messages", "history", "input", "events", "data", "trajectory", "items", "conversation")
 _TRIED = (
     "tried: "
     + ", ".join(FORMATS.values())
@@ -54,15 +36,18 @@ _TRIED = (
     + "/".join(_WRAPPER_KEYS)
     + " or request_body"
 )
+_FEW_KINDS = 6
 
 
 def parse_transcript(data: bytes, what: str, fmt: str | None = None) -> Conversation:
     """Read transcript bytes into a :class:`Conversation`; ``fmt`` forces a reader (see :data:`FORMATS`)."""
-    if fmt is not None and fmt not in READERS:
-        raise InvalidArgument(f"format must be one of {', '.join(sorted(READERS))} (or omitted), not {quote(fmt)}")
+    if fmt is not None and fmt not in FORMATS:
+        raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (or omitted), not {quote(fmt)}")
     text = data.decode("utf-8", "replace").lstrip("\ufeff")
     if not text.strip():
         raise UnsupportedFormat(f"{clip(what)}: the file is empty; there is no conversation to read")
+    if fmt in _TEXT_BY_NAME:
+        return _read_text(text, what, fmt)
     doc = _whole_document(text)
     if isinstance(doc, dict) and (looks_like_claude(doc) or looks_like_codex(doc)):
         doc = None  # a JSON Lines file with a single line
@@ -70,13 +55,14 @@ def parse_transcript(data: bytes, what: str, fmt: str | None = None) -> Conversa
         records, extra, facts = _unwrap(doc)
         malformed: list[int] = []
     else:
-        records, malformed = _json_lines(text, what)
+        records, malformed = _json_lines(text)
         extra, facts = [], {}
-    name = fmt or _detect(records)
-    if name is None:
-        raise UnsupportedFormat(f"{clip(what)}: not a conversation transcript in a known format ({_TRIED})")
-    records = records + extra
-    conv = READERS[name](records, malformed)
+        if not records or len(malformed) > len(records):
+            return _read_text(text, what, fmt, malformed, len(records))
+    spec, reads = _choose(records, what, fmt)
+    kept = [r for r, ok in zip(records, reads, strict=True) if ok]
+    conv = spec.read(kept + extra, malformed)
+    _note_unread(conv, [r for r, ok in zip(records, reads, strict=True) if not ok])
     if fmt is not None and not conv.turns and records:
         raise UnsupportedFormat(
             f"{clip(what)}: read as {FORMATS[fmt]} it holds no turns; is it another format? ({_TRIED})"
@@ -92,6 +78,100 @@ def parse_transcript(data: bytes, what: str, fmt: str | None = None) -> Conversa
     return conv
 
 
+def _read_text(
+    text: str, what: str, fmt: str | None, malformed: list[int] | None = None, objects: int = 0
+) -> Conversation:
+    """A Markdown transcript (forced, or told by its marks); anything else is refused, saying why."""
+    for spec in TEXT_FORMATS:
+        if (fmt is None or fmt == spec.name) and spec.looks_like(text):
+            return spec.read(text, [])
+    if fmt is not None:
+        raise UnsupportedFormat(f"{clip(what)}: read as {FORMATS[fmt]} it holds no turns: {_TEXT_MARKS[fmt]}")
+    bad = len(malformed or [])
+    raise UnsupportedFormat(
+        f"{clip(what)}: not a conversation transcript: neither one JSON document, nor JSON Lines "
+        f"({bad:,} of {bad + objects:,} non-empty lines are not JSON objects), nor a Markdown chat ({_TRIED})"
+    )
+
+
+_TEXT_MARKS = {
+    "aider": "no '# aider chat started at' line",
+    "markdown-chat": "no user and assistant headings (## User, ## Assistant) at one level",
+}
+
+
+def _choose(records: Records, what: str, fmt: str | None) -> tuple[JsonFormat, list[bool]]:
+    """The format to read ``records`` with, and which records it reads; refused when it reads under half."""
+    if not records:
+        raise UnsupportedFormat(
+            f"{clip(what)}: not a conversation transcript in a known format: it holds no JSON objects; {_TRIED}"
+        )
+    bare = looks_like_old_codex(records[0][1]) and len(records) > 1
+    if fmt is not None:
+        spec = _BY_NAME[fmt]
+    elif bare:
+        spec = _BY_NAME["codex"]
+    else:
+        spec = _best(records)
+    if spec is None:
+        raise UnsupportedFormat(
+            f"{clip(what)}: not a conversation transcript in a known format: {_kinds_text(records)}; {_TRIED}"
+        )
+    if spec.name == "codex" and bare:
+        reads = [n == 0 or _bare_codex(r) for n, (_, r) in enumerate(records)]
+    else:
+        reads = [spec.reads(r) for _, r in records]
+    count = sum(reads)
+    if count * 2 < len(records):
+        detected = _best(records) if fmt is not None else None
+        hint = f"; it looks like {detected.description} ({detected.name})" if detected and detected is not spec else ""
+        raise UnsupportedFormat(
+            f"{clip(what)}: not read as {spec.description} ({spec.name}): only {count:,} of "
+            f"{len(records):,} {_unit(records)} are of kinds it reads; {_kinds_text(records)}{hint}"
+            + ("" if fmt is not None else f"; {_TRIED}")
+        )
+    return spec, reads
+
+
+def _best(records: Records) -> JsonFormat | None:
+    """The format whose marks are present and whose reader reads the most records (the more specific on a tie)."""
+    best: JsonFormat | None = None
+    best_count = 0
+    for spec in JSON_FORMATS:
+        if not any(spec.marks(r) for _, r in records):
+            continue
+        count = sum(1 for _, r in records if spec.reads(r))
+        if count > best_count:
+            best, best_count = spec, count
+    return best
+
+
+def _bare_codex(rec: dict[str, Any]) -> bool:
+    return bool(rec.get("record_type")) or rec.get("type") in ITEM_TYPES or "role" in rec
+
+
+def _unit(records: Records) -> str:
+    return "lines" if records and records[0][0] is not None else "items"
+
+
+def _kinds_text(records: Records) -> str:
+    kinds = Counter(line_kind(r) for _, r in records)
+    shown = ", ".join(f"{k} ×{n:,}" for k, n in kinds.most_common(_FEW_KINDS))
+    more = f", and {len(kinds) - _FEW_KINDS:,} more kinds" if len(kinds) > _FEW_KINDS else ""
+    return f"its {len(records):,} {_unit(records)} are {shown}{more}"
+
+
+def _note_unread(conv: Conversation, left: Records) -> None:
+    """Record the records the reader was not given: how many, of which kinds, and where."""
+    if not left:
+        return
+    kinds = Counter(line_kind(r) for _, r in left)
+    conv.unread += len(left)
+    for kind, n in kinds.most_common():
+        conv.unread_kinds[kind] = conv.unread_kinds.get(kind, 0) + n
+    conv.unread_lines = [n for n, _ in left if n is not None][:10]
+
+
 def _whole_document(text: str) -> Any:
     stripped = text.strip()
     if stripped[:1] not in "[{":
@@ -102,7 +182,7 @@ def _whole_document(text: str) -> Any:
         return None
 
 
-def _json_lines(text: str, what: str) -> tuple[Records, list[int]]:
+def _json_lines(text: str) -> tuple[Records, list[int]]:
     records: Records = []
     malformed: list[int] = []
     for n, line in enumerate(text.split("\n"), 1):
@@ -117,12 +197,6 @@ def _json_lines(text: str, what: str) -> tuple[Records, list[int]]:
             records.append((n, obj))
         else:
             malformed.append(n)
-    if not records or len(malformed) > len(records):
-        raise UnsupportedFormat(
-            f"{clip(what)}: not a conversation transcript: neither one JSON document nor JSON Lines "
-            f"({len(malformed):,} of {len(malformed) + len(records):,} non-empty lines are not JSON objects; "
-            f"{_TRIED})"
-        )
     return records, malformed
 
 
@@ -189,53 +263,6 @@ def _response_messages(response: Any) -> list[dict[str, Any]]:
     if isinstance(response.get("output"), list):
         return [o for o in response["output"] if isinstance(o, dict)]
     return []
-
-
-def _detect(records: Records) -> str | None:
-    """The format the records' shapes vote for, or None."""
-    if not records:
-        return None
-    sample = [r for _, r in records[:200]]
-    if looks_like_old_codex(sample[0]) and len(sample) > 1:
-        return "codex"
-    votes: Counter[str] = Counter()
-    for rec in sample:
-        if looks_like_codex(rec):
-            votes["codex"] += 1
-        elif looks_like_claude(rec):
-            votes["claude-code"] += 1
-        elif looks_like_openhands(rec):
-            votes["openhands"] += 1
-        elif rec.get("type") in ITEM_TYPES and (rec.get("type") != "message" or _responses_parts(rec)):
-            votes["openai-responses"] += 1
-        elif "role" in rec:
-            votes[_message_style(rec)] += 1
-    if not votes:
-        return None
-    if votes["openai-responses"] and not votes["codex"] and not votes["claude-code"]:
-        return "openai-responses"
-    if "anthropic-messages" in votes and "openai-chat" in votes:
-        strong = any(r.get("tool_calls") or r.get("role") in ("tool", "function") for r in sample)
-        return "openai-chat" if strong else "anthropic-messages"
-    return votes.most_common(1)[0][0]
-
-
-def _responses_parts(rec: dict[str, Any]) -> bool:
-    content = rec.get("content")
-    return isinstance(content, list) and any(
-        isinstance(p, dict) and p.get("type") in ("input_text", "output_text", "input_image") for p in content
-    )
-
-
-def _message_style(rec: dict[str, Any]) -> str:
-    content = rec.get("content")
-    if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in ANTHROPIC_BLOCKS for b in content):
-        return "anthropic-messages"
-    if _responses_parts(rec):
-        return "openai-responses"
-    if isinstance(content, list) and any(isinstance(b, dict) and isinstance(b.get("source"), dict) for b in content):
-        return "anthropic-messages"
-    return "openai-chat"
 
 
 def _prepend_system(conv: Conversation, text: str) -> None:

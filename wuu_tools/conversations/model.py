@@ -119,6 +119,9 @@ class Conversation:
         turns: The turns, numbered from 1.
         malformed: Lines or items that could not be read and were skipped.
         malformed_lines: The first few of them (1-based line numbers, or item indexes).
+        unread: Well-formed lines or items of kinds the format's reader does not read (left out).
+        unread_kinds: How many of each kind were left out (``type=x``, ``role=y kind=z``), most first.
+        unread_lines: The first few of them.
         models: Models seen, in order of first use.
         facts: Format-specific facts for the header (``context_window``, ``cwd``, ...).
     """
@@ -127,6 +130,9 @@ class Conversation:
     turns: list[Turn]
     malformed: int = 0
     malformed_lines: list[int] = field(default_factory=list)
+    unread: int = 0
+    unread_kinds: dict[str, int] = field(default_factory=dict)
+    unread_lines: list[int] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
 

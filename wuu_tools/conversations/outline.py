@@ -77,13 +77,16 @@ def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) 
 
 
 _TASK_END = re.compile(r"^\s*</(pr_description|issue|issue_description|task|problem_statement)>\s*$")
+_GRADING = re.compile(r"^Rubric \(how the outcome is graded\):\s*$")
 
 
 def _task_end(lines: list[str]) -> int:
-    """Lines up to the end of the task block a template wraps a request in (``</pr_description>``)."""
+    """Lines up to the end of the task: a template's ``</pr_description>``, or an outcome's grading rubric."""
     for n, line in enumerate(lines[:400]):
         if _TASK_END.match(line):
             return n + 1
+        if n and _GRADING.match(line):
+            return len("\n".join(lines[:n]).rstrip("\n").split("\n"))
     return len(lines)
 
 

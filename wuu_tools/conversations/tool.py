@@ -27,7 +27,20 @@ from .view import Frame, first_view, older_view, pattern_view
 
 __all__ = ["FormatName", "read_conversation"]
 
-FormatName = Literal["claude-code", "codex", "openai-chat", "openai-responses", "anthropic-messages", "openhands"]
+FormatName = Literal[
+    "claude-code",
+    "codex",
+    "openai-chat",
+    "openai-responses",
+    "anthropic-messages",
+    "openhands",
+    "gemini-cli",
+    "gemini-session",
+    "gemini-contents",
+    "anthropic-agent",
+    "markdown-chat",
+    "aider",
+]
 """The readers ``format=`` can force (the keys of ``FORMATS``)."""
 
 _CACHE: OrderedDict[tuple[str, str, str | None], Conversation] = OrderedDict()
@@ -50,7 +63,9 @@ def read_conversation(
     turns in full; tool results inside turns are shortened, and the whole turn stays
     readable. The continuation (``before_turn``) shows older turns, each exactly once.
     Reads Claude Code and Codex CLI session JSONL, OpenAI chat / Responses and Anthropic
-    Messages lists (also wrapped under ``messages`` or ``history``), and OpenHands events.
+    Messages lists (also wrapped under ``messages`` or ``history``), OpenHands events, Gemini
+    CLI stream-json, saved sessions and checkpoints, Anthropic managed-agent session events,
+    and Markdown chat exports (Amp threads and the like, aider histories).
 
     Args:
         path: The transcript file.
@@ -60,7 +75,8 @@ def read_conversation(
         pattern: A regular expression; when given, shows the lines of each turn that match it
             (case-insensitive unless it holds an upper-case letter; tool output as a terminal showed it).
         format: Force a reader instead of detecting one: claude-code, codex, openai-chat,
-            openai-responses, anthropic-messages or openhands.
+            openai-responses, anthropic-messages, openhands, gemini-cli, gemini-session,
+            gemini-contents, anthropic-agent, markdown-chat or aider.
 
     Returns:
         The view as a ToolResult; ``meta`` has total_turns, shown_turns and anchor_turns.

@@ -134,6 +134,10 @@ def _header(conv: Conversation, frame: Frame, tail: str | None = None) -> str:
     if conv.malformed:
         where = ", ".join(str(n) for n in conv.malformed_lines[:5]) + (", …" if conv.malformed > 5 else "")
         parts.append(f"{plural(conv.malformed, 'unreadable line')} skipped ({where})")
+    if conv.unread:
+        kinds = ", ".join(f"{k} ×{n}" for k, n in list(conv.unread_kinds.items())[:4])
+        more = ", …" if len(conv.unread_kinds) > 4 else ""
+        parts.append(f"{plural(conv.unread, 'line')} of kinds this format does not hold left out: {kinds}{more}")
     if tail:
         parts.append(tail)
     return "[" + " · ".join(parts) + "]"
@@ -162,6 +166,9 @@ def _result(
         "format": conv.format,
         "malformed_lines": conv.malformed,
     }
+    if conv.unread:
+        info["unread_lines"] = conv.unread
+        info["unread_kinds"] = dict(conv.unread_kinds)
     if frame.changed_from is not None:
         info["revision_changed"] = {"from": frame.changed_from, "to": frame.revision}
     info.update(meta)
