@@ -143,6 +143,8 @@ def _best(records: Records) -> JsonFormat | None:
         count = sum(1 for _, r in records if spec.reads(r))
         if count > best_count:
             best, best_count = spec, count
+        if count == len(records):
+            break  # none after it can read more, and a tie goes to the earlier one
     return best
 
 
