@@ -1,6 +1,6 @@
 """The read_conversation target table: every real transcript's first view holds the request and the last gist.
 
-For each transcript in ``../shared/realdata/transcripts`` the first view (2,000 tokens) must
+For each transcript in ``../shared/realdata/transcripts`` (and its folders) the first view (2,000 tokens) must
 contain the user's original request and the gist of the last assistant message (phrases
 written by hand in ``fixtures/transcripts/realdata_targets.json``; a transcript without an
 entry there is checked against the reader's own first request and last assistant text,
@@ -51,8 +51,8 @@ def real_table(budget: int) -> tuple[list[list[str]], bool]:
     targets = json.loads(TARGETS.read_text())
     rows = []
     ok = True
-    for path in sorted(p for p in TRANSCRIPTS.iterdir() if p.is_file()):
-        want = targets.get(path.name)
+    for path in sorted(p for p in TRANSCRIPTS.rglob("*") if p.is_file()):
+        want = targets.get(path.relative_to(TRANSCRIPTS).as_posix())
         source = "hand"
         if want is None:
             want, source = _auto_targets(path), "auto"

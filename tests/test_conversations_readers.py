@@ -160,8 +160,11 @@ def test_chat_completions_request_and_response(tmp_path: Path) -> None:
 def test_forced_format_and_wrong_forced_format() -> None:
     data = (FIXTURES / "codex_rollout.jsonl").read_bytes()
     assert parse_transcript(data, "x", "codex").format == "codex"
-    with pytest.raises(UnsupportedFormat, match="holds no turns"):
+    with pytest.raises(UnsupportedFormat) as info:
         parse_transcript(data, "x", "openhands")
+    # a forced format that reads under half the lines is refused, naming the kinds seen and the format they look like
+    assert "only 0 of 19 lines are of kinds it reads" in info.value.message
+    assert "type=response_item ×12" in info.value.message and "looks like Codex CLI rollout JSONL" in info.value.message
 
 
 @pytest.mark.parametrize(
