@@ -29,7 +29,7 @@ from .model import Conversation, ToolCall, Turn, TurnBuilder, norm_time
 __all__ = ["event_of", "marks_agent_event", "read_agent_events", "reads_agent_event"]
 
 _TYPE = re.compile(r"^(user|agent|session|span|system)\.[a-z_]+$")
-_ROLE_DOMAIN = {"user": "user", "agent": "agent"}
+_ROLE_DOMAIN = {"user": "user", "agent": "agent"}  # a wrapper's role: the event's domain
 _CALLS = frozenset({"agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use"})
 _RESULTS = {
     "agent.tool_result": "tool_use_id",
@@ -63,8 +63,8 @@ def event_of(rec: dict[str, Any]) -> dict[str, Any] | None:
     raw = rec.get("raw")
     if isinstance(raw, dict) and isinstance(raw.get("type"), str) and _TYPE.match(raw["type"]):
         return raw
-    domain = _ROLE_DOMAIN.get(rec.get("role"))  # type: ignore[arg-type]
-    if domain and isinstance(rec.get("kind"), str) and ("time" in rec or "raw" in rec):
+    domain = _domain(rec.get("role"), rec.get("kind"))
+    if domain and ("time" in rec or "raw" in rec):
         event = {"type": f"{domain}.{rec['kind']}", "processed_at": rec.get("time")}
         if rec["kind"] in ("tool_use", "mcp_tool_use", "custom_tool_use"):
             event["name"] = rec.get("tool")
@@ -73,6 +73,17 @@ def event_of(rec: dict[str, Any]) -> dict[str, Any] | None:
             event["content"] = rec.get("content")
         return event
     return None
+
+
+def _domain(role: Any, kind: Any) -> str | None:
+    """The event domain of a wrapper's ``role`` and ``kind`` (its ``system`` is ``session`` or ``span``)."""
+    if not isinstance(kind, str) or not kind:
+        return None
+    if role == "system":
+        if kind == "message":
+            return "system"
+        return "span" if kind.startswith(("model_request", "outcome_evaluation")) else "session"
+    return _ROLE_DOMAIN.get(role)  # type: ignore[arg-type]
 
 
 def marks_agent_event(rec: dict[str, Any]) -> bool:
@@ -129,6 +140,7 @@ class _Reader:
         self.current: Turn | None = None
         self.after_result = False
         self.facts: dict[str, Any] = {}
+        self.pending: list[ToolCall] = []  # calls without a result yet, oldest first
 
     def assistant(self, ts: str | None, line: int | None) -> Turn:
         if self.current is None or self.after_result:
@@ -154,14 +166,28 @@ class _Reader:
             name = str(event.get("name") or "?")
             if kind == "agent.mcp_tool_use" and event.get("mcp_server_name"):
                 name = f"{event['mcp_server_name']}.{name}"
-            self.b.call(self.assistant(ts, line), ToolCall(id=event.get("id"), name=name, args=event.get("input")))
+            call = ToolCall(id=event.get("id"), name=name, args=event.get("input"))
+            self.b.call(self.assistant(ts, line), call)
+            self.pending.append(call)
         elif kind in _RESULTS:
-            output = result_output(_flat(event.get("content")), bool(event.get("is_error")))
-            self.b.result(event.get(_RESULTS[kind]), output, ts, line)
+            self.result(
+                event.get(_RESULTS[kind]), result_output(_flat(event.get("content")), bool(event.get("is_error")))
+            )
             self.after_result = True
         else:
             self.current = None
             self.other(kind, event, ts, line)
+
+    def result(self, call_id: Any, output: Any) -> None:
+        """Pair by event id; a result without one (a wrapper that dropped ``raw``) answers the oldest open call."""
+        call = next((c for c in self.pending if call_id and c.id == call_id), None)
+        if call is None and not call_id and self.pending:
+            call = self.pending[0]
+        if call is None:
+            self.b.result(call_id, output)
+            return
+        call.output = output
+        self.pending.remove(call)
 
     def other(self, kind: str, event: dict[str, Any], ts: str | None, line: int | None) -> None:
         add = self.b.add
@@ -200,10 +226,11 @@ class _Reader:
             text = f"error: {to_text(error.get('message') or error.get('type') or event.get('content'))}"
             add(Turn(role="system", kind="meta", text=text, timestamp=ts, line=line))
         elif kind == "span.outcome_evaluation_end":
-            verdict = to_text(event.get("result") or "evaluated")
+            iteration, verdict = event.get("iteration"), event.get("result")
+            head = "outcome evaluation" + (f" {iteration}" if iteration is not None else "")
+            head += f": {to_text(verdict)}" if verdict else ""
             explanation = to_text(event.get("explanation") or event.get("content"))
-            text = f"outcome evaluation {event.get('iteration', '')}: {verdict}".replace("  ", " ")
-            add(Turn(role="system", text=f"{text}\n{explanation}".strip(), timestamp=ts, line=line))
+            add(Turn(role="system", text=f"{head}\n{explanation}".strip(), timestamp=ts, line=line))
         elif kind.endswith("_status_running") or kind.endswith("_status_idle"):
             name = event.get("agent_name")
             if isinstance(name, str):

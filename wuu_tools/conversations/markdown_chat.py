@@ -4,7 +4,8 @@ The shape: optional YAML front matter (title, thread id, creation time, model), 
 optional ``# Title``, then one section per message under a heading that names its role —
 ``## User`` / ``## Assistant`` (also Human, You, AI, Agent, Model, Claude, ChatGPT,
 Gemini, Codex, Amp, System, Tool; a timestamp or number after the role name is allowed,
-emoji and punctuation are ignored). Only headings at the level the role headings use,
+emoji and punctuation are ignored; a role alone on a line as ``_**User**_``, the way
+SpecStory writes it, counts as a heading). Only headings at the level the role headings use,
 and naming a role, start a message; an answer's own ``## Summary`` stays in the answer.
 
 Inside a section, tool traffic is written as a bold marker and a fenced block:
@@ -54,6 +55,10 @@ ROLES = {
     **dict.fromkeys(("tool", "tool result", "tool results", "function", "observation"), "tool"),
 }
 _WORDS = re.compile(r"[A-Za-z]+|\d[\d:\-T.Z/+]*")
+_BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_ROLE_LINE = re.compile(r"^_\*\*([^*\n]{1,60})\*\*_\s*$")
+_COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.S)
+_RULE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 _STAMP = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?")
 _USE = re.compile(r"^\*\*(?:Tool (?:Use|Call)|Function Call):\*\*\s*`([^`]+)`(?:\s*\(`([^`]+)`\))?\s*(.*)$", re.S)
 _RESULT = re.compile(r"^\*\*(?:Tool Result|Tool Output|Function Result):\*\*\s*(?:`([^`]+)`)?\s*(.*)$", re.S)
@@ -65,8 +70,11 @@ _TAGS = re.compile(r"<[^>]+>")
 
 
 def role_of(heading: str) -> str | None:
-    """The role a heading names (``"user"``, ``"assistant"``, ``"system"``, ``"tool"``), or None."""
-    words = _WORDS.findall(heading)
+    """The role a heading names (``"user"``, ``"assistant"``, ``"system"``, ``"tool"``), or None.
+
+    After the role name may come a time, a number, or anything in brackets (a model's name).
+    """
+    words = _WORDS.findall(_BRACKETS.sub(" ", heading))
     if not words or not words[0][0].isalpha():
         return None
     for size in (2, 1):
@@ -89,13 +97,23 @@ def _role_level(blocks: list[Block]) -> int | None:
     return min(levels) if levels else None
 
 
+def _chat_blocks(lines: list[str], start: int) -> list[Block]:
+    """The blocks, with a role written as a line of its own (``_**User**_``, SpecStory's way) as a heading."""
+    out = md_blocks(lines, start)
+    for block in out:
+        m = _ROLE_LINE.match(block.text) if block.kind == "paragraph" else None
+        if m and role_of(m.group(1)):
+            block.kind, block.level, block.text = "heading", 7, m.group(1).strip()
+    return out
+
+
 def looks_like_markdown_chat(text: str) -> bool:
     """True when ``text`` has user and assistant headings at one level (a cheap look first)."""
     if not re.search(r"^#{1,6}[^\S\n]", text, re.M):
         return False
     lines = text.split("\n")
     _facts, body = front_matter(lines)
-    return _role_level(md_blocks(lines, body)) is not None
+    return _role_level(_chat_blocks(lines, body)) is not None
 
 
 def _stamp(text: str) -> str | None:
@@ -181,7 +199,10 @@ class _Reader:
                 while i + 1 < len(blocks) and not self._marker(blocks[i + 1]):
                     i += 1
                     run.append(blocks[i])
-                texts.append("\n".join(self.lines[run[0].start : run[-1].end]).strip())
+                while run and _RULE.match(run[-1].text):  # a rule between two messages belongs to neither
+                    run.pop()
+                if run:
+                    texts.append("\n".join(self.lines[run[0].start : run[-1].end]).strip())
                 i += 1
         self.turn(role, "\n\n".join(t for t in texts if t), "\n\n".join(t for t in thinking if t), calls, ts, line)
 
@@ -223,7 +244,7 @@ def read_markdown_chat(text: str, malformed: list[int]) -> Conversation:
     """Read a Markdown chat export into a conversation; text outside the role sections is counted as unread."""
     lines = text.split("\n")
     facts, body = front_matter(lines)
-    blocks = md_blocks(lines, body)
+    blocks = _chat_blocks(lines, body)
     level = _role_level(blocks)
     reader = _Reader(lines)
     conv_facts: dict[str, Any] = {}
@@ -239,6 +260,8 @@ def read_markdown_chat(text: str, malformed: list[int]) -> Conversation:
         if block is not None and role is None:
             if section is not None:
                 inside.append(block)
+            elif _COMMENT.match(block.text) or _RULE.match(block.text):
+                continue  # an exporter's comment or a rule shows nothing
             elif not (block.kind == "heading" and block.level < (level or 2)):
                 unread.append(block.start + 1)
             elif "title" not in conv_facts:
