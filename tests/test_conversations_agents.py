@@ -95,6 +95,10 @@ def test_gemini_checkpoints(tmp_path: Path) -> None:
     assert conv.turns[-1].text == "A README and a src folder."
     path.write_text(json.dumps({"history": legacy, "authType": "oauth-personal"}))
     assert parse_transcript(path.read_bytes(), str(path)).format == "gemini-contents"
+    # a Gemini API request body: contents and a system instruction
+    path.write_text(json.dumps({"contents": legacy, "systemInstruction": {"parts": [{"text": "Be brief."}]}}))
+    body = parse_transcript(path.read_bytes(), str(path))
+    assert body.format == "gemini-contents" and (body.turns[0].role, body.turns[0].text) == ("system", "Be brief.")
 
 
 def test_anthropic_agent_events_as_listed_and_wrapped(tmp_path: Path) -> None:

@@ -62,6 +62,13 @@ def test_lines_of_other_kinds_are_named_in_the_view(tmp_path: Path) -> None:
     assert "conversation: claude-code" in header
     assert "3 lines of kinds this format does not hold left out: type=attachment ×3" in header
     assert view.meta["unread_lines"] == 3 and view.meta["unread_kinds"] == {"type=attachment": 3}
+    items = json.loads((FIXTURES / "anthropic_server_tools.json").read_text())["messages"]
+    items.insert(1, {"kind": "note", "body": "exported by a viewer"})
+    doc = tmp_path / "list.json"
+    doc.write_text(json.dumps(items))
+    listed = read_conversation(str(doc))
+    assert "conversation: anthropic-messages" in listed.text.split("\n")[0]
+    assert "1 item of kinds this format does not hold left out: {body,kind} ×1" in listed.text.split("\n")[0]
     plain = read_conversation(str(FIXTURES / "claude_session.jsonl"))
     assert "left out" not in plain.text and "unread_lines" not in plain.meta
 

@@ -1,7 +1,7 @@
 """Telling a transcript's format from its content, and reading it with the matching reader.
 
 A file is one JSON document (a list of messages, items or events, or an object that wraps
-one under ``messages`` / ``history`` / ``input`` / ``events`` / ``data`` / ``trajectory``,
+one under ``messages`` / ``history`` / ``input`` / ``contents`` / ``events`` / ``data`` / ``trajectory``,
 or an extracted API exchange ``{"request_body", "response_body"}``), JSON Lines (lines that
 do not parse, or are not objects, are skipped and counted, never fatal), or Markdown (an
 aider history or a chat export with user / assistant headings). The format is chosen by
@@ -28,7 +28,7 @@ __all__ = ["FORMATS", "parse_transcript"]
 
 _BY_NAME = {f.name: f for f in JSON_FORMATS}
 _TEXT_BY_NAME = {f.name: f for f in TEXT_FORMATS}
-_WRAPPER_KEYS = ("messages", "history", "input", "events", "data", "trajectory", "items", "conversation")
+_WRAPPER_KEYS = ("messages", "history", "input", "contents", "events", "data", "trajectory", "items", "conversation")
 _TRIED = (
     "tried: "
     + ", ".join(FORMATS.values())
@@ -214,7 +214,9 @@ def _unwrap(doc: Any) -> tuple[Records, Records, dict[str, Any]]:
         for key in ("model", "instance_id"):
             if isinstance(doc.get(key), str):
                 facts[key] = doc[key]
-        system = doc.get("system") or doc.get("instructions")
+        system = doc.get("system") or doc.get("instructions") or doc.get("systemInstruction")
+        if isinstance(system, dict):  # a Gemini API system instruction: {"parts": [{"text"}]}
+            system = system.get("parts")
         if isinstance(system, list):
             system = "\n".join(str(b.get("text", "")) for b in system if isinstance(b, dict))
         if isinstance(system, str) and system.strip():

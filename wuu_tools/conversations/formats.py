@@ -82,8 +82,8 @@ def _anthropic_only(block_types: set[str]) -> bool:
 
 
 def marks_chat(rec: Record) -> bool:
-    """An OpenAI chat message: a chat role, no ``type``, content text or chat parts (or tool calls)."""
-    if rec.get("role") not in CHAT_ROLES or "type" in rec:
+    """An OpenAI chat message: a chat role, no other ``type`` than message, text or chat parts (or tool calls)."""
+    if rec.get("role") not in CHAT_ROLES or rec.get("type") not in (None, "message"):
         return False
     if not any(k in rec for k in ("content", "tool_calls", "function_call")):
         return False

@@ -55,6 +55,7 @@ ROLES = {
     **dict.fromkeys(("tool", "tool result", "tool results", "function", "observation"), "tool"),
 }
 _WORDS = re.compile(r"[A-Za-z]+|\d[\d:\-T.Z/+]*")
+_QUICK = re.compile(r"^(?:#{1,6}[^\S\n]+|_\*\*)[^\w\n]*([A-Za-z]+)", re.M)
 _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _ROLE_LINE = re.compile(r"^_\*\*([^*\n]{1,60})\*\*_\s*$")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$", re.S)
@@ -108,8 +109,9 @@ def _chat_blocks(lines: list[str], start: int) -> list[Block]:
 
 
 def looks_like_markdown_chat(text: str) -> bool:
-    """True when ``text`` has user and assistant headings at one level (a cheap look first)."""
-    if not re.search(r"^#{1,6}[^\S\n]", text, re.M):
+    """True when ``text`` has user and assistant headings at one level (a cheap look at heading lines first)."""
+    seen = {ROLES.get(m.group(1).lower()) for m in _QUICK.finditer(text)}
+    if not {"user", "assistant"} <= seen:
         return False
     lines = text.split("\n")
     _facts, body = front_matter(lines)

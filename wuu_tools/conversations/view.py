@@ -137,7 +137,8 @@ def _header(conv: Conversation, frame: Frame, tail: str | None = None) -> str:
     if conv.unread:
         kinds = ", ".join(f"{k} ×{n}" for k, n in list(conv.unread_kinds.items())[:4])
         more = ", …" if len(conv.unread_kinds) > 4 else ""
-        parts.append(f"{plural(conv.unread, 'line')} of kinds this format does not hold left out: {kinds}{more}")
+        unit = "line" if conv.unread_lines else "item"  # a JSON document's items have no line numbers
+        parts.append(f"{plural(conv.unread, unit)} of kinds this format does not hold left out: {kinds}{more}")
     if tail:
         parts.append(tail)
     return "[" + " · ".join(parts) + "]"
