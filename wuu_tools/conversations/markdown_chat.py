@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from .blocks import classify_user_text, failure, to_text
@@ -98,14 +99,20 @@ def _role_level(blocks: list[Block]) -> int | None:
     return min(levels) if levels else None
 
 
-def _chat_blocks(lines: list[str], start: int) -> list[Block]:
-    """The blocks, with a role written as a line of its own (``_**User**_``, SpecStory's way) as a heading."""
-    out = md_blocks(lines, start)
+@lru_cache(maxsize=2)
+def _parsed(text: str) -> tuple[list[str], dict[str, str], list[Block]]:
+    """``(lines, front matter, blocks)``, parsed once for the look and the read that follows it.
+
+    A role written as a line of its own (``_**User**_``, SpecStory's way) is made a heading.
+    """
+    lines = text.split("\n")
+    facts, body = front_matter(lines)
+    out = md_blocks(lines, body)
     for block in out:
         m = _ROLE_LINE.match(block.text) if block.kind == "paragraph" else None
         if m and role_of(m.group(1)):
             block.kind, block.level, block.text = "heading", 7, m.group(1).strip()
-    return out
+    return lines, facts, out
 
 
 def looks_like_markdown_chat(text: str) -> bool:
@@ -113,9 +120,7 @@ def looks_like_markdown_chat(text: str) -> bool:
     seen = {ROLES.get(m.group(1).lower()) for m in _QUICK.finditer(text)}
     if not {"user", "assistant"} <= seen:
         return False
-    lines = text.split("\n")
-    _facts, body = front_matter(lines)
-    return _role_level(_chat_blocks(lines, body)) is not None
+    return _role_level(_parsed(text)[2]) is not None
 
 
 def _stamp(text: str) -> str | None:
@@ -244,9 +249,7 @@ class _Reader:
 
 def read_markdown_chat(text: str, malformed: list[int]) -> Conversation:
     """Read a Markdown chat export into a conversation; text outside the role sections is counted as unread."""
-    lines = text.split("\n")
-    facts, body = front_matter(lines)
-    blocks = _chat_blocks(lines, body)
+    lines, facts, blocks = _parsed(text)
     level = _role_level(blocks)
     reader = _Reader(lines)
     conv_facts: dict[str, Any] = {}

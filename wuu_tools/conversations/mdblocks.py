@@ -57,7 +57,8 @@ def md_blocks(lines: list[str], start: int = 0) -> list[Block]:
     """The top-level blocks of ``lines[start:]``, line numbers counted in the whole of ``lines``."""
     from markdown_it import MarkdownIt  # a Markdown transcript is rare: load the parser only then
 
-    tokens = MarkdownIt("commonmark").parse("\n".join(lines[start:]))
+    parser = MarkdownIt("commonmark").disable(["inline", "text_join"])  # blocks only: a heading's text stays raw
+    tokens = parser.parse("\n".join(lines[start:]))
     out: list[Block] = []
     for i, tok in enumerate(tokens):
         if tok.level != 0 or tok.map is None or tok.nesting == -1:
