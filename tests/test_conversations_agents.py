@@ -343,6 +343,10 @@ def test_forced_markdown_formats(tmp_path: Path) -> None:
         parse("amp_thread.md", "aider")
     with pytest.raises(UnsupportedFormat, match="no user and assistant headings"):
         parse("gemini_stream.jsonl", "markdown-chat")
+    with pytest.raises(
+        UnsupportedFormat, match=r"read as Claude Code .* holds no turns: \d+ of \d+ non-empty lines are not JSON"
+    ):
+        parse("amp_thread.md", "claude-code")
 
 
 # -- the real samples ------------------------------------------------------------------------------------

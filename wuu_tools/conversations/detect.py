@@ -85,9 +85,10 @@ def _read_text(
     for spec in TEXT_FORMATS:
         if (fmt is None or fmt == spec.name) and spec.looks_like(text):
             return spec.read(text, [])
-    if fmt is not None:
-        raise UnsupportedFormat(f"{clip(what)}: read as {FORMATS[fmt]} it holds no turns: {_TEXT_MARKS[fmt]}")
     bad = len(malformed or [])
+    if fmt is not None:
+        why = _TEXT_MARKS.get(fmt) or f"{bad:,} of {bad + objects:,} non-empty lines are not JSON objects"
+        raise UnsupportedFormat(f"{clip(what)}: read as {FORMATS[fmt]} it holds no turns: {why}")
     raise UnsupportedFormat(
         f"{clip(what)}: not a conversation transcript: neither one JSON document, nor JSON Lines "
         f"({bad:,} of {bad + objects:,} non-empty lines are not JSON objects), nor a Markdown chat ({_TRIED})"
