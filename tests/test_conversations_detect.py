@@ -138,3 +138,115 @@ def test_property_one_format_never_parses_as_another(steps: list, fmt: str, fore
             mixed = parse_transcript(("\n".join(lines) + "\n").encode(), "t")
             assert mixed.format == fmt and mixed.unread == foreign
             assert [t.text for t in mixed.turns] == [t.text for t in conv.turns]
+
+
+# -- hostile input: odd records and Markdown never crash a reader -----------------------------------------
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 2),
+    st.sampled_from(["", "user", "assistant", "model", "agent", "system", "message", "tool_use", "tool_result"]),
+    st.sampled_from(["init", "result", "gemini", "agent.tool_use", "agent.tool_result", "user.define_outcome", "t1"]),
+)
+_KEYS = st.sampled_from(
+    [
+        "type",
+        "role",
+        "kind",
+        "raw",
+        "content",
+        "parts",
+        "tool_id",
+        "tool_name",
+        "parameters",
+        "status",
+        "output",
+        "id",
+        "sessionId",
+        "projectHash",
+        "messages",
+        "toolCalls",
+        "thoughts",
+        "$set",
+        "$rewindTo",
+        "functionCall",
+        "functionResponse",
+        "name",
+        "args",
+        "response",
+        "text",
+        "thought",
+        "delta",
+        "time",
+        "tool_use_id",
+        "input",
+        "is_error",
+        "rubric",
+        "description",
+        "uuid",
+        "payload",
+        "action",
+        "observation",
+        "tool_calls",
+        "data",
+    ]
+)
+_VALUES = st.recursive(
+    _SCALARS, lambda c: st.one_of(st.lists(c, max_size=3), st.dictionaries(_KEYS, c, max_size=4)), max_leaves=8
+)
+_MD = st.sampled_from(
+    [
+        "## User",
+        "## Assistant",
+        "_**User**_",
+        "#### hi",
+        "# aider chat started at 2026-01-01 10:00:00",
+        "> Applied edit to a.py",
+        "```",
+        "```json",
+        "**Tool Use:** `Bash`",
+        "**Tool Result:** `t1`",
+        "**Thinking**",
+        "text",
+        "",
+        "---",
+        "a.py",
+        "<<<<<<< SEARCH",
+        ">>>>>>> REPLACE",
+        '{"output": "o", "exitCode": 2}',
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    records=st.lists(st.dictionaries(_KEYS, _VALUES, max_size=6), min_size=1, max_size=6),
+    as_list=st.booleans(),
+    fmt=st.sampled_from([None, "gemini-cli", "gemini-session", "gemini-contents", "anthropic-agent", "openai-chat"]),
+)
+def test_property_odd_records_are_read_or_refused(records: list, as_list: bool, fmt: str | None) -> None:
+    data = json.dumps(records) if as_list else "\n".join(json.dumps(r) for r in records)
+    try:
+        parse_transcript(data.encode(), "odd", fmt)
+    except UnsupportedFormat as exc:
+        assert exc.message.startswith("odd:")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(_MD, min_size=1, max_size=24), fmt=st.sampled_from([None, "markdown-chat", "aider"]))
+def test_property_odd_markdown_is_read_or_refused(lines: list[str], fmt: FormatName | None) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.md"
+        path.write_text("\n".join(lines))
+        try:
+            view = read_conversation(str(path), budget=300, format=fmt)
+        except UnsupportedFormat:
+            return
+        assert view.tokens <= 300
+
+
+def test_markdown_holding_json_lines_is_markdown(tmp_path: Path) -> None:
+    path = tmp_path / "t.md"
+    path.write_text('## User\n\nrun it\n\n## Assistant\n\n{"output": "o", "exitCode": 2}\n{"output": "p"}\n')
+    assert parse_transcript(path.read_bytes(), "t").format == "markdown-chat"

@@ -83,7 +83,7 @@ def _domain(role: Any, kind: Any) -> str | None:
         if kind == "message":
             return "system"
         return "span" if kind.startswith(("model_request", "outcome_evaluation")) else "session"
-    return _ROLE_DOMAIN.get(role)  # type: ignore[arg-type]
+    return _ROLE_DOMAIN.get(str(role))
 
 
 def marks_agent_event(rec: dict[str, Any]) -> bool:

@@ -33,7 +33,7 @@ _TAG = re.compile(
 def looks_like_claude(record: dict[str, Any]) -> bool:
     """True for a line of a Claude Code session file."""
     kind = record.get("type")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         return False
     return any(k in record for k in ("uuid", "sessionId", "messageId", "leafUuid", "parentUuid"))
 

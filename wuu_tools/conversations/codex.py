@@ -28,7 +28,8 @@ _EVENTS_SKIPPED = frozenset(
 
 def looks_like_codex(record: dict[str, Any]) -> bool:
     """True for a line of a wrapped Codex rollout."""
-    return record.get("type") in WRAPPED and isinstance(record.get("payload"), dict)
+    kind = record.get("type")
+    return isinstance(kind, str) and kind in WRAPPED and isinstance(record.get("payload"), dict)
 
 
 def looks_like_old_codex(first: dict[str, Any]) -> bool:
@@ -53,7 +54,7 @@ def read_codex(records: list[tuple[int | None, dict[str, Any]]], malformed: list
         if payload is None:  # the bare format: the line is the item
             if rec.get("record_type") or (n == 1 and looks_like_old_codex(rec)):
                 _facts(facts, rec)
-            elif rec.get("type") in ITEM_TYPES or "role" in rec:
+            elif str(rec.get("type")) in ITEM_TYPES or "role" in rec:
                 reader.item(rec, ts, line, model)
             else:
                 bad.append(where)
@@ -104,7 +105,7 @@ def _event(
     usage = info.get("total_token_usage") if isinstance(info.get("total_token_usage"), dict) else {}
     if isinstance(usage.get("total_tokens"), int):
         facts["tokens_used"] = usage["total_tokens"]
-    if kind in _EVENTS_SKIPPED or not isinstance(kind, str):
+    if not isinstance(kind, str) or kind in _EVENTS_SKIPPED:
         return
     if kind == "turn_aborted":
         reader.current = None

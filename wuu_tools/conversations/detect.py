@@ -57,7 +57,8 @@ def parse_transcript(data: bytes, what: str, fmt: str | None = None) -> Conversa
     else:
         records, malformed = _json_lines(text)
         extra, facts = [], {}
-        if not records or len(malformed) > len(records):
+        markdown = bool(malformed) and fmt is None and any(f.looks_like(text) for f in TEXT_FORMATS)
+        if not records or len(malformed) > len(records) or markdown:  # Markdown may hold lines of JSON
             return _read_text(text, what, fmt, malformed, len(records))
     spec, reads = _choose(records, what, fmt)
     kept = [r for r, ok in zip(records, reads, strict=True) if ok]
@@ -150,7 +151,7 @@ def _best(records: Records) -> JsonFormat | None:
 
 
 def _bare_codex(rec: dict[str, Any]) -> bool:
-    return bool(rec.get("record_type")) or rec.get("type") in ITEM_TYPES or "role" in rec
+    return bool(rec.get("record_type")) or str(rec.get("type")) in ITEM_TYPES or "role" in rec
 
 
 def _unit(records: Records) -> str:

@@ -83,7 +83,7 @@ def _anthropic_only(block_types: set[str]) -> bool:
 
 def marks_chat(rec: Record) -> bool:
     """An OpenAI chat message: a chat role, no other ``type`` than message, text or chat parts (or tool calls)."""
-    if rec.get("role") not in CHAT_ROLES or rec.get("type") not in (None, "message"):
+    if str(rec.get("role")) not in CHAT_ROLES or rec.get("type") not in (None, "message"):
         return False
     if not any(k in rec for k in ("content", "tool_calls", "function_call")):
         return False
@@ -113,7 +113,7 @@ def reads_anthropic(rec: Record) -> bool:
 def marks_responses(rec: Record) -> bool:
     """A Responses item: a call, output or reasoning item, or a message with Responses content parts."""
     kind = rec.get("type")
-    if kind in ITEM_TYPES and kind != "message":
+    if isinstance(kind, str) and kind in ITEM_TYPES and kind != "message":
         return True
     types = _part_types(rec.get("content"))
     return kind in ("message", None) and bool(types and types & _RESPONSES_PARTS)

@@ -42,7 +42,7 @@ def marks_gemini_session(rec: dict[str, Any]) -> bool:
         return True
     return (
         isinstance(rec.get("id"), str)
-        and rec.get("type") in MESSAGE_TYPES
+        and str(rec.get("type")) in MESSAGE_TYPES
         and ("content" in rec or "toolCalls" in rec)
         and "role" not in rec
     )
@@ -80,7 +80,7 @@ def _media(part: dict[str, Any]) -> dict[str, Any] | None:
 
 def _response_output(response: Any, status: Any = None) -> ToolOutput:
     """A ``functionResponse.response`` (``{output}`` or ``{error}``, or anything) as a tool output."""
-    is_error = status in _FAILED
+    is_error = str(status) in _FAILED
     if isinstance(response, dict):
         if "output" in response:
             text = to_text(response["output"])
@@ -276,7 +276,7 @@ def _call_output(record: dict[str, Any]) -> ToolOutput | None:
         output = results[0][2]
         for _id, _name, more in results[1:]:
             output.text += "\n" + more.text
-        output.is_error = output.is_error or status in _FAILED
+        output.is_error = output.is_error or str(status) in _FAILED
         return output
     display = record.get("resultDisplay")
     if isinstance(display, dict):
@@ -285,4 +285,4 @@ def _call_output(record: dict[str, Any]) -> ToolOutput | None:
         return None
     text = to_text(display) or to_text(record.get("result"))
     failed, code = failure(text)
-    return ToolOutput(text=text, is_error=status in _FAILED or failed, exit_code=code)
+    return ToolOutput(text=text, is_error=str(status) in _FAILED or failed, exit_code=code)

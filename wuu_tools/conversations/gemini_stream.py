@@ -30,7 +30,7 @@ _KEYS = {
 
 def marks_gemini_stream(rec: dict[str, Any]) -> bool:
     """True for an event only Gemini CLI's stream writes (init, tool_use, tool_result, result, error)."""
-    keys = _KEYS.get(rec.get("type"))  # type: ignore[arg-type]
+    keys = _KEYS.get(str(rec.get("type")))
     return keys is not None and any(k in rec for k in keys)
 
 

@@ -59,11 +59,11 @@ def read_openhands(records: list[tuple[int | None, dict[str, Any]]], malformed: 
         args = event.get("args") if isinstance(event.get("args"), dict) else {}
         if "action" in event:
             action = event.get("action")
-            if action in _SKIP_ACTIONS:
+            if str(action) in _SKIP_ACTIONS:
                 continue
             _action(b, event, str(action), args, ts, line)
         elif "observation" in event:
-            if event.get("observation") in _SKIP_OBSERVATIONS:
+            if str(event.get("observation")) in _SKIP_OBSERVATIONS:
                 continue
             _observation(b, event, ts, line)
         else:

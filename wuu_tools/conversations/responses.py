@@ -122,6 +122,8 @@ class ItemReader:
     ) -> bool:
         """Read one item; returns False when it is of no known type."""
         kind = item.get("type") or ("message" if "role" in item else "")
+        if not isinstance(kind, str):
+            return False
         if kind == "message":
             self._message(item, ts, line, model)
         elif kind == "reasoning":
