@@ -13,6 +13,7 @@ from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
 from ..views.ceiling import fit_ceiling
 from ..views.paging import Subject, check_range, render_view
+from .symbol import check_symbol, file_outline, read_symbol
 
 __all__ = ["IMAGE_TYPES", "read_file"]
 
@@ -27,13 +28,15 @@ def read_file(
     start_char: int = 0,
     revision: str | None = None,
     budget: int | None = None,
+    symbol: str | None = None,
 ) -> ToolResult:
     """Read a text file as whole numbered lines within a token budget.
 
-    The first view shows lines from the head and the tail and names the omitted middle;
-    the result's continuation reads the middle forward. A line longer than the whole budget
-    is cut at a character and continued with ``start_char``. Binary files are described,
-    not dumped; a PNG, JPEG, GIF or WebP image comes as an image attachment.
+    The first view shows lines from the head and the tail and names the omitted middle; in a
+    source file, a map of what the middle defines (``120-187  def rank(self, lines)``) stands
+    between them. The result's continuation reads the middle forward. A line longer than the
+    whole budget is cut at a character and continued with ``start_char``. Binary files are
+    described, not dumped; a PNG, JPEG, GIF or WebP image comes as an image attachment.
 
     Args:
         path: The file to read.
@@ -42,6 +45,8 @@ def read_file(
         start_char: Character offset within ``start_line`` to start from (for a line longer than the budget).
         revision: The revision the caller's earlier view came from; a changed file is reported.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+        symbol: A definition to read whole by name ("rank", "Evidence.rank"), instead of by lines;
+            "*" lists the map of the definitions in start_line-end_line.
 
     Returns:
         The view as a ToolResult; ``meta`` has total_lines, shown, omitted and partial_line.
@@ -51,6 +56,8 @@ def read_file(
     check_range(start_line, end_line, start_char)
     if revision is not None and not isinstance(revision, str):
         raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
+    if symbol is not None:
+        check_symbol(symbol, start_line, end_line, start_char)
     resolved = resolve_budget(budget)
     with LineFile.open(path) as lf:
         kind = classify(lf.pread(0, SNIFF_BYTES), path)
@@ -59,7 +66,18 @@ def read_file(
             if kind[1] in IMAGE_TYPES and size <= media_limit():
                 return _image(path, kind, lf.pread(0, size))
             return _binary(path, kind, size)
-        subject = Subject(tool="read_file", key={"path": path}, label=path)
+        if symbol is not None:
+            return read_symbol(
+                lf,
+                path,
+                symbol,
+                start_line=start_line,
+                end_line=end_line,
+                revision=revision,
+                budget=resolved,
+                explicit_budget=budget,
+            )
+        subject = Subject(tool="read_file", key={"path": path}, label=path, outline=lambda: file_outline(lf, path))
         return fit_ceiling(
             lambda inner: render_view(
                 lf,

@@ -10,6 +10,7 @@ budget; a view whose notices run longer (a very long path) gives the excess back
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,8 @@ from ..core.errors import InvalidArgument, quote
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
+from .mapview import gap_map, map_share
+from .structure.model import Outline
 
 __all__ = ["Subject", "check_range", "render_view"]
 
@@ -44,6 +47,8 @@ class Subject:
             the source, its size and what is shown (off under a verdict that already says so).
         head_share: The share of a first view's lines budget that goes to the head (the tail
             takes the rest).
+        outline: Gives the source's :class:`~.structure.model.Outline` (or None), called only when a
+            first view is cut: the omitted middle is then mapped (:mod:`.mapview`).
     """
 
     tool: str
@@ -55,6 +60,7 @@ class Subject:
     numbered: bool = True
     header: bool = True
     head_share: float = 0.5
+    outline: Callable[[], Outline | None] | None = None
 
 
 def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
@@ -94,8 +100,10 @@ class _View:
         end_line: int | None,
         start_char: int,
         is_first_view: bool,
+        explicit_budget: int | None = None,
     ) -> None:
         self.lf = lf
+        self.explicit_budget = explicit_budget
         self.subject = subject
         self.first = first
         self.last = last
@@ -212,6 +220,48 @@ class _View:
         body.end_bound = gap_last
         return True
 
+    def _first_view(self, budget: int) -> _Body:
+        """Head and tail with a map of the middle between them (when the source has one), else the head."""
+        body = _Body()
+        share = map_share(budget) if self.subject.outline is not None else 0
+        outline = self.subject.outline() if share and self.subject.outline is not None else None
+        if outline is None or not outline.defs:
+            share = 0
+        if not self._head_tail(body, budget - share):
+            body = _Body()
+            self._forward(body, 1, budget, self.byte_cap)
+            return body
+        if not share:
+            return body
+        lines = self._map(outline, body, share)  # type: ignore[arg-type]
+        used = count_tokens("\n".join(lines)) + 1 if lines else 0
+        if used < share:  # the map is shorter than its share: give the rest back to head and tail
+            again = _Body()
+            if self._head_tail(again, budget - used):
+                body, lines = again, self._map(outline, again, used) if used else []  # type: ignore[arg-type]
+        if lines and body.head_tail:
+            at = body.head_tail[0]  # after the head's lines and the omission line
+            body.parts[at:at] = lines
+        return body
+
+    def _map(self, outline: Outline, body: _Body, cap: int) -> list[str]:
+        if body.head_tail is None:
+            return []
+        key, budget = self.subject.key, self.explicit_budget
+        rev = self.lf.revision if self.subject.takes_revision else None
+        return gap_map(
+            outline,
+            body.head_tail[0],
+            body.head_tail[1],
+            cap,
+            lambda name: call_text(continuation(self.subject.tool, **key, symbol=name)),
+            lambda a, b: call_text(
+                continuation(
+                    self.subject.tool, **key, symbol="*", start_line=a, end_line=b, revision=rev, budget=budget
+                )
+            ),
+        )
+
     # -- assembly ---------------------------------------------------------------------------
 
     def body(self, budget: int) -> _Body:
@@ -226,10 +276,7 @@ class _View:
                     body.parts = items
                     body.shown = list(range(1, self.last + 1))
                     return body
-            body = _Body()
-            if not self._head_tail(body, budget):
-                body = _Body()
-                self._forward(body, 1, budget, self.byte_cap)
+            body = self._first_view(budget)
         else:
             self._forward(body, self.first, budget, self.byte_cap)
         if body.next_line is not None and body.end_bound is None and self.end_line is not None:
@@ -248,8 +295,9 @@ def render_view(
     budget: int,
     explicit_budget: int | None,
     extra_meta: dict[str, Any] | None = None,
+    notes: tuple[str, ...] = (),
 ) -> ToolResult:
-    """The view of ``lf`` for one call; see the module docstring."""
+    """The view of ``lf`` for one call; see the module docstring. ``notes`` go first, after a change notice."""
     check_range(start_line, end_line, start_char)
     total = lf.total_lines
     rev = lf.revision
@@ -264,6 +312,7 @@ def render_view(
     meta: dict[str, Any] = {"total_lines": total, "size": lf.size, **(extra_meta or {})}
     if changed:
         meta["revision_changed"] = {"asked": revision, "now": rev}
+    notices.extend(notes)
 
     def cont_for(line: int, end: int | None, char: int) -> dict[str, Any]:
         args: dict[str, Any] = dict(subject.key)
@@ -304,7 +353,7 @@ def render_view(
 
     last = min(end_line, total) if end_line is not None else total
     is_first_view = start_line == 1 and end_line is None and start_char == 0
-    view = _View(lf, subject, start_line, last, end_line, start_char, is_first_view)
+    view = _View(lf, subject, start_line, last, end_line, start_char, is_first_view, explicit_budget)
     body_budget = budget
     for _ in range(6):
         body = view.body(max(1, body_budget))

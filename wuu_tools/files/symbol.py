@@ -1,0 +1,185 @@
+"""``read_file(path, symbol=...)``: one definition by name, or the map of a range of lines.
+
+``symbol="Evidence.rank"`` shows the definition's whole lines, the comment block right above it
+and its decorators included, at their line numbers and within the budget; a longer one goes on
+with the usual line-range continuation. A name that several definitions answer to lists them
+with their line ranges and qualified names (the next call picks one); an unknown name is an
+error that names the closest definitions. ``symbol="*"`` lists the map of lines
+``start_line``-``end_line`` (every definition starting there, nested one level) page by page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.budget import count_tokens
+from ..core.errors import InvalidArgument, clip, quote
+from ..core.lines import LineFile
+from ..core.result import ToolResult, call_text, continuation
+from ..core.text import human_size, plural
+from ..views.ceiling import fit_ceiling
+from ..views.mapview import map_entries, map_page
+from ..views.paging import Subject, render_view
+from ..views.structure import Outline, outline_of
+from ..views.symbols import closest, find
+
+__all__ = ["ALL", "SYMBOL_CHARS", "check_symbol", "file_outline", "read_symbol"]
+
+ALL = "*"
+"""The ``symbol`` that lists the map of a range instead of naming one definition."""
+SYMBOL_CHARS = 300
+"""The longest name ``symbol`` takes."""
+CANDIDATES = 40
+"""The most candidates an ambiguous name lists."""
+
+
+def check_symbol(symbol: Any, start_line: int, end_line: int | None, start_char: int) -> None:
+    """Raise :class:`InvalidArgument` unless ``symbol`` is a usable name (or ``"*"``) for these arguments."""
+    if not isinstance(symbol, str) or not symbol.strip():
+        raise InvalidArgument(f"symbol must be a non-empty name such as 'rank' or 'Evidence.rank', not {quote(symbol)}")
+    if len(symbol) > SYMBOL_CHARS or "\n" in symbol:
+        raise InvalidArgument(f"symbol {quote(symbol)} is not a name: one line, at most {SYMBOL_CHARS} characters")
+    if symbol != ALL and (start_line != 1 or end_line is not None or start_char):
+        raise InvalidArgument(
+            'start_line, end_line and start_char go with symbol="*" (the map of a range), not with a name: '
+            "a definition is read whole, continued by line range when it is longer than the budget"
+        )
+    if start_char:
+        raise InvalidArgument('start_char does not go with symbol="*"')
+
+
+def file_outline(lf: LineFile, path: str) -> Outline | None:
+    """The outline of the open file ``lf`` named ``path`` (kept for the file's revision)."""
+    return outline_of(path, lf.revision, lf.size, lambda: lf.pread(0, lf.size))
+
+
+def read_symbol(
+    lf: LineFile,
+    path: str,
+    symbol: str,
+    *,
+    start_line: int,
+    end_line: int | None,
+    revision: str | None,
+    budget: int,
+    explicit_budget: int | None,
+) -> ToolResult:
+    """The view of ``symbol`` in the open file ``lf`` (see the module docstring)."""
+    outline = file_outline(lf, path)
+    if outline is None:
+        raise InvalidArgument(
+            f"symbol: {clip(path)} has no definitions to look up (no grammar or keywords for this kind of file); "
+            "read it by lines"
+        )
+    subject = Subject(tool="read_file", key={"path": path}, label=path)
+    if symbol == ALL:
+        return fit_ceiling(
+            lambda inner: _map_view(lf, path, outline, start_line, end_line, revision, inner, explicit_budget),
+            budget,
+        )
+    found = find(outline, symbol)
+    if not found:
+        near = ", ".join(
+            f"{outline.qualname(i)} ({outline.defs[i].start}-{outline.defs[i].end})" for i in closest(outline, symbol)
+        )
+        hint = f"; closest: {near}" if near else f'; the map of the file: read_file(path={_q(path)}, symbol="*")'
+        raise InvalidArgument(f"symbol {quote(symbol)} is not defined in {clip(path)}{hint}")
+    if len(found) > 1:
+        return fit_ceiling(lambda inner: _candidates(lf, path, outline, symbol, found, inner), budget)
+    i = found[0]
+    d = outline.defs[i]
+    note = f"[{outline.qualname(i)}: {d.kind}, lines {d.first:,}-{d.end:,}]"
+    return fit_ceiling(
+        lambda inner: render_view(
+            lf,
+            subject,
+            start_line=d.first,
+            end_line=d.end,
+            start_char=0,
+            revision=revision,
+            budget=inner,
+            explicit_budget=explicit_budget,
+            extra_meta={"symbol": outline.qualname(i)},
+            notes=(note,),
+        ),
+        budget,
+    )
+
+
+def _q(text: str) -> str:
+    return call_text({"tool": "", "args": {"x": text}})[3:-1]
+
+
+def _changed(lf: LineFile, path: str, revision: str | None) -> list[str]:
+    if revision is None or revision == lf.revision:
+        return []
+    return [
+        f"[changed: {path} is now revision {lf.revision}, not {revision} as asked; this view is cut from "
+        f"revision {lf.revision} — do not join it with text read from {revision}]"
+    ]
+
+
+def _map_view(
+    lf: LineFile,
+    path: str,
+    outline: Outline,
+    start_line: int,
+    end_line: int | None,
+    revision: str | None,
+    budget: int,
+    explicit_budget: int | None,
+) -> ToolResult:
+    total = lf.total_lines
+    first, last = start_line, min(end_line, total) if end_line is not None else total
+    meta: dict[str, Any] = {"total_lines": total, "size": lf.size, "symbol": ALL, "shown": [], "omitted": []}
+    notices = _changed(lf, path, revision)
+    if first > last:
+        raise InvalidArgument(f"start_line {first:,} is past the end: {path} has {plural(total, 'line')}")
+    meta["omitted"] = [[first, last]]
+    everything = map_entries(outline, first, last)
+    head = f"[{path} · map of lines {first:,}-{last:,} · {plural(len(everything), 'entry', 'entries')}"
+    head += f" · {plural(total, 'line')} · {human_size(lf.size)} · revision {lf.revision}]"
+    lines, n, nxt = map_page(outline, first, last, max(1, budget - count_tokens(head) - 60))
+    meta["map_entries"] = n
+    cont = None
+    tail = [f'[read one: read_file(path={_q(path)}, symbol="NAME"), or its lines by start_line and end_line]']
+    if not everything:
+        tail = ["[no definitions start in these lines]"]
+    elif nxt is not None:
+        cont = continuation(
+            "read_file",
+            path=path,
+            symbol=ALL,
+            start_line=nxt,
+            end_line=last,
+            revision=lf.revision,
+            budget=explicit_budget,
+        )
+        tail = [f"[{plural(len(everything) - n, 'more entry', 'more entries')}; next: {call_text(cont)}]"]
+    text = "\n".join([*notices, head, *lines, *tail])
+    return ToolResult(text=text, complete=cont is None, continuation=cont, revision=lf.revision, meta=meta)
+
+
+def _candidates(lf: LineFile, path: str, outline: Outline, symbol: str, found: list[int], budget: int) -> ToolResult:
+    head = f"[{path}: {quote(symbol)} names {len(found)} definitions; read one by its qualified name or its lines]"
+    lines = []
+    for i in found[:CANDIDATES]:
+        d = outline.defs[i]
+        lines.append(f"{d.first}-{d.end}  {outline.qualname(i)}  ·  {d.signature}")
+    while lines and count_tokens("\n".join([head, *lines])) > budget - 10 and len(lines) > 1:
+        lines.pop()
+    more = len(found) - len(lines)
+    tail = [f"[{more} more not listed]"] if more else []
+    example = outline.qualname(found[0])
+    d0 = outline.defs[found[0]]
+    tail.append(
+        f"[e.g. read_file(path={_q(path)}, symbol={_q(example)}) or "
+        f"read_file(path={_q(path)}, start_line={d0.first}, end_line={d0.end})]"
+    )
+    meta = {
+        "total_lines": lf.total_lines,
+        "shown": [],
+        "omitted": [],
+        "candidates": [[outline.defs[i].first, outline.defs[i].end, outline.qualname(i)] for i in found],
+    }
+    return ToolResult(text="\n".join([head, *lines, *tail]), complete=True, revision=lf.revision, meta=meta)

@@ -1,0 +1,251 @@
+"""Definitions of a source file read with tree-sitter, in bounded time and memory.
+
+The grammars are the prebuilt wheels named in :data:`~.languages.GRAMMARS`; tree-sitter and a
+grammar are imported on the first file of that language that needs a map, never before (a file
+that fits its budget never loads them). A file up to :data:`DIRECT_BYTES` is parsed in one call
+(about 0.1 s a MB); a larger one, up to :data:`PARSE_MAX_BYTES`, is parsed with a progress
+callback that gives up after :data:`PARSE_SECONDS`; a file over that, or whose parse gave up, is
+left to the keyword fallback (:mod:`.fallback`), so no file costs more than that much parsing.
+
+C and C++ sources are parsed with each line that holds nothing but an upper-case macro name
+(``NLOHMANN_JSON_NAMESPACE_BEGIN``, ``JSON_HEDLEY_WARN_UNUSED_RESULT``) blanked, byte for byte:
+a grammar that does not expand macros otherwise reads the namespace or class after it as noise.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+from functools import cache
+from typing import Any
+
+from .languages import GRAMMARS
+from .model import Definition
+from .queries import QUERIES
+
+__all__ = ["DIRECT_BYTES", "PARSE_MAX_BYTES", "PARSE_SECONDS", "available", "definitions"]
+
+DIRECT_BYTES = 1 << 20
+"""Files up to this size are parsed in one call."""
+PARSE_MAX_BYTES = 4 << 20
+"""Files over this size are not parsed (the keyword fallback reads them)."""
+PARSE_SECONDS = 1.0
+"""A parse of a file over :data:`DIRECT_BYTES` gives up after this long."""
+SIGNATURE_CHARS = 120
+
+MAX_DEPTH = {"go": 2, "c": 14, "cpp": 14, "yaml": 8, "json": 6, "toml": 3}
+"""How deep in the syntax tree a definition may start (default :data:`DEFAULT_DEPTH`): the query
+does not walk into the bodies of functions below that, which is most of a file's nodes."""
+DEFAULT_DEPTH = 10
+
+_MACRO_LINE = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?://[^\n]*)?$", re.M)
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+_ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
+_WRAPPERS = frozenset({"decorated_definition", "template_declaration", "export_statement"})
+_NAMES = frozenset(
+    {"identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name", "namespace_identifier"}
+)
+
+
+def available(language: str) -> bool:
+    """Whether ``language`` has a grammar that loads here."""
+    return _language(language) is not None
+
+
+@cache
+def _language(language: str) -> Any:
+    spec = GRAMMARS.get(language)
+    if spec is None:
+        return None
+    try:
+        import tree_sitter
+
+        module = importlib.import_module(spec[0])
+        return tree_sitter.Language(getattr(module, spec[1])())
+    except (ImportError, AttributeError, ValueError):  # a missing or incompatible grammar: the fallback reads it
+        return None
+
+
+@cache
+def _query(language: str) -> Any:
+    import tree_sitter
+
+    return tree_sitter.Query(_language(language), QUERIES[language])
+
+
+def definitions(language: str, data: bytes) -> list[Definition] | None:
+    """The definitions in ``data``, or None when the grammar is missing, the file too big or the parse too slow."""
+    lang = _language(language)
+    if lang is None or len(data) > PARSE_MAX_BYTES:
+        return None
+    import tree_sitter
+
+    source = _MACRO_LINE.sub(lambda m: b" " * len(m.group(0)), data) if language in ("c", "cpp") else data
+    parser = tree_sitter.Parser(lang)
+    try:
+        if len(source) <= DIRECT_BYTES:
+            tree = parser.parse(source)
+        else:
+            deadline = time.monotonic() + PARSE_SECONDS
+            tree = parser.parse(
+                lambda offset, _point: source[offset : offset + 65536],
+                progress_callback=lambda _offset, _error: time.monotonic() > deadline,
+            )
+    except ValueError:  # gave up at the deadline
+        return None
+    if tree is None:
+        return None
+    cursor = tree_sitter.QueryCursor(_query(language))
+    cursor.set_max_start_depth(MAX_DEPTH.get(language, DEFAULT_DEPTH))
+    found: dict[tuple[int, int], Definition] = {}
+    for _pattern, caps in cursor.matches(tree.root_node):
+        kind, node = next((k[4:], v[0]) for k, v in caps.items() if k.startswith("def."))
+        key = (node.start_byte, node.end_byte)
+        if key in found:
+            continue
+        name_nodes = caps.get("name")
+        d = _definition(language, data, kind, node, name_nodes[0] if name_nodes else None)
+        if d is not None:
+            found[key] = d
+    return list(found.values())
+
+
+def _definition(language: str, data: bytes, kind: str, node: Any, name_node: Any) -> Definition | None:
+    owner = None
+    if language == "markdown":
+        return _heading(data, node)
+    if name_node is None:
+        name_node, owner = _declared_name(node)
+        if kind == "method" and language == "go":
+            owner = _receiver(node)
+    if kind == "namespace" and name_node is None:
+        name = "(anonymous)"
+        line_node = node
+    elif name_node is None:
+        return None
+    else:
+        name = _text(data, name_node)
+        line_node = name_node
+    if kind == "impl":
+        name = re.split(r"[<\s]", name.strip())[0].split("::")[-1] or name
+    if kind in ("key", "table"):
+        name = name.strip().strip("\"'")
+    if kind == "method" and language == "go":
+        owner = _receiver(node)
+    outer = node
+    if language == "go" and node.type == "type_spec" and node.parent is not None:
+        specs = [c for c in node.parent.named_children if c.type == "type_spec"]
+        if node.parent.type == "type_declaration" and len(specs) == 1:
+            outer = node.parent
+    while outer.parent is not None and outer.parent.type in _WRAPPERS:
+        outer = outer.parent
+    start_node = outer
+    sib = outer.prev_named_sibling
+    while sib is not None and sib.type in _ATTRIBUTES and sib.end_point[0] >= start_node.start_point[0] - 1:
+        start_node, sib = sib, sib.prev_named_sibling
+    doc_node = start_node
+    while (
+        sib is not None
+        and (sib.type in _COMMENTS or sib.type in _ATTRIBUTES)
+        and sib.end_point[0] >= doc_node.start_point[0] - 1
+        and _starts_line(data, sib.start_byte)
+    ):
+        doc_node, sib = sib, sib.prev_named_sibling
+    start = start_node.start_point[0] + 1
+    return Definition(
+        name=name,
+        kind=kind,
+        start=start,
+        end=_last_line(outer),
+        line=line_node.start_point[0] + 1,
+        signature=_signature(data, line_node.start_byte, language),
+        doc_start=doc_node.start_point[0] + 1,
+        owner=owner,
+    )
+
+
+def _heading(data: bytes, node: Any) -> Definition:
+    marker = node.children[0].type if node.type == "atx_heading" and node.children else ""
+    if node.type == "setext_heading":
+        under = node.children[-1].type if node.children else ""
+        level = 1 if "h1" in under else 2
+        text = _text(data, node).split("\n", 1)[0]
+    else:
+        level = int(marker[5]) if marker.startswith("atx_h") and marker[5:6].isdigit() else 1
+        text = _text(data, node).split("\n", 1)[0].strip().lstrip("#").rstrip("#").strip()
+    line = node.start_point[0] + 1
+    return Definition(
+        name=text.strip() or "(untitled)",
+        kind=f"h{level}",
+        start=line,
+        end=line,
+        line=line,
+        signature=_signature(data, node.start_byte, "markdown"),
+    )
+
+
+def _declared_name(node: Any) -> tuple[Any, str | None]:
+    """The name node of a C/C++ function (through its declarators) and the type it is qualified by."""
+    decl = node.child_by_field_name("declarator")
+    for _ in range(12):
+        if decl is None:
+            return None, None
+        if decl.type in _NAMES:
+            return decl, None
+        if decl.type == "qualified_identifier":
+            name = decl.child_by_field_name("name")
+            scope = decl.child_by_field_name("scope")
+            while name is not None and name.type == "qualified_identifier":
+                scope, name = name.child_by_field_name("scope"), name.child_by_field_name("name")
+            owner = scope.text.decode("utf-8", "replace").split("<")[0] if scope is not None and scope.text else None
+            if name is not None and name.type == "template_function":
+                name = name.child_by_field_name("name")
+            return name, owner
+        if decl.type == "template_function":
+            return decl.child_by_field_name("name"), None
+        nxt = decl.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in decl.named_children if c.type in _NAMES or "declarator" in c.type), None)
+        decl = nxt
+    return None, None
+
+
+def _receiver(node: Any) -> str | None:
+    receiver = node.child_by_field_name("receiver")
+    if receiver is None or receiver.text is None:
+        return None
+    m = re.search(rb"\*?\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)$", receiver.text)
+    return m.group(1).decode() if m else None
+
+
+def _text(data: bytes, node: Any) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _last_line(node: Any) -> int:
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point[0] else row + 1
+
+
+def _starts_line(data: bytes, offset: int) -> bool:
+    begin = data.rfind(b"\n", 0, offset) + 1
+    return not data[begin:offset].strip()
+
+
+def _signature(data: bytes, offset: int, language: str) -> str:
+    begin = data.rfind(b"\n", 0, offset) + 1
+    end = data.find(b"\n", offset)
+    return tidy_signature(data[begin : end if end >= 0 else len(data)].decode("utf-8", "replace"), language)
+
+
+def tidy_signature(line: str, language: str) -> str:
+    """A definition's line as a map shows it: stripped, tabs as spaces, no trailing ``{``, cut to a length."""
+    text = " ".join(line.replace("\t", " ").split())
+    if text.endswith("{"):
+        text = text[:-1].rstrip()
+    if language == "python" and text.endswith(":"):
+        text = text[:-1].rstrip()
+    if len(text) > SIGNATURE_CHARS:
+        text = text[: SIGNATURE_CHARS - 1].rstrip() + "…"
+    return text
