@@ -16,6 +16,9 @@ def register(app: typer.Typer) -> None:
         start_char: int = typer.Option(0, "--start-char", help="Character offset within the first line."),
         revision: str | None = typer.Option(None, "--revision", help="Revision the caller last saw."),
         budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
+        symbol: str | None = typer.Option(
+            None, "--symbol", help='A definition to read by name (rank, Evidence.rank); "*" lists the map.'
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
     ) -> None:
         """Show a file as whole numbered lines: head and tail first, the middle on request."""
@@ -29,6 +32,7 @@ def register(app: typer.Typer) -> None:
                 start_char=start_char,
                 revision=revision,
                 budget=budget,
+                symbol=symbol,
             ),
             as_json,
         )

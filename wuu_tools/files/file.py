@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import TYPE_CHECKING
 
 from ..core.budget import resolve_budget
 from ..core.env import media_limit
@@ -13,7 +14,9 @@ from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
 from ..views.ceiling import fit_ceiling
 from ..views.paging import Subject, check_range, render_view
-from .symbol import check_symbol, file_outline, read_symbol
+
+if TYPE_CHECKING:
+    from ..views.structure.model import Outline
 
 __all__ = ["IMAGE_TYPES", "read_file"]
 
@@ -57,6 +60,8 @@ def read_file(
     if revision is not None and not isinstance(revision, str):
         raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
     if symbol is not None:
+        from .symbol import check_symbol
+
         check_symbol(symbol, start_line, end_line, start_char)
     resolved = resolve_budget(budget)
     with LineFile.open(path) as lf:
@@ -67,6 +72,8 @@ def read_file(
                 return _image(path, kind, lf.pread(0, size))
             return _binary(path, kind, size)
         if symbol is not None:
+            from .symbol import read_symbol
+
             return read_symbol(
                 lf,
                 path,
@@ -77,7 +84,7 @@ def read_file(
                 budget=resolved,
                 explicit_budget=budget,
             )
-        subject = Subject(tool="read_file", key={"path": path}, label=path, outline=lambda: file_outline(lf, path))
+        subject = Subject(tool="read_file", key={"path": path}, label=path, outline=lambda: _outline(lf, path))
         return fit_ceiling(
             lambda inner: render_view(
                 lf,
@@ -91,6 +98,13 @@ def read_file(
             ),
             resolved,
         )
+
+
+def _outline(lf: LineFile, path: str) -> Outline | None:
+    """The file's outline, for the map of a cut first view (loaded only then)."""
+    from .symbol import file_outline
+
+    return file_outline(lf, path)
 
 
 def _image(path: str, kind: tuple[str, str], data: bytes) -> ToolResult:

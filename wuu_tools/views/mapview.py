@@ -47,8 +47,16 @@ def map_entries(outline: Outline, first: int, last: int) -> list[int]:
     if key not in outline.memo:
         starts = outline.memo.setdefault("starts", [d.start for d in outline.defs])
         lo, hi = bisect_left(starts, first), bisect_right(starts, last)  # type: ignore[arg-type]
-        outline.memo[key] = [i for i in range(lo, hi) if outline.level(i) <= MAX_LEVEL]
+        outline.memo[key] = [i for i in range(lo, hi) if outline.level(i) <= MAX_LEVEL and not _in_function(outline, i)]
     return outline.memo[key]  # type: ignore[return-value]
+
+
+def _in_function(outline: Outline, i: int) -> bool:
+    """Whether ``i`` is defined inside a function (a helper or callback: a map leaves it to its function)."""
+    p = outline.parents[i]
+    while p >= 0 and outline.defs[p].kind in TRANSPARENT:
+        p = outline.parents[p]
+    return p >= 0 and outline.defs[p].kind in ("function", "method")
 
 
 def _noun(kind: str) -> str:
@@ -62,7 +70,8 @@ def _noun(kind: str) -> str:
 def _line(outline: Outline, i: int, shown: set[int], count: int = 0) -> str:
     """``first-last  signature``, indented two spaces per enclosing definition in ``shown``."""
     d = outline.defs[i]
-    suffix = f" · {count:,} {_noun(d.kind)}" if count else ""
+    noun = _noun(d.kind)
+    suffix = f" · {count:,} {noun if count != 1 else noun[:-1]}" if count else ""
     depth, p = 0, outline.parents[i]
     while p >= 0:
         depth += p in shown

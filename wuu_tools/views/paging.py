@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count, fit_prefix, within
 from ..core.errors import InvalidArgument, quote
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
-from .mapview import gap_map, map_share
-from .structure.model import Outline
+
+if TYPE_CHECKING:  # (the map's modules load only when a first view is cut)
+    from .structure.model import Outline
 
 __all__ = ["Subject", "check_range", "render_view"]
 
@@ -222,6 +223,8 @@ class _View:
 
     def _first_view(self, budget: int) -> _Body:
         """Head and tail with a map of the middle between them (when the source has one), else the head."""
+        from .mapview import map_share
+
         body = _Body()
         share = map_share(budget) if self.subject.outline is not None else 0
         outline = self.subject.outline() if share and self.subject.outline is not None else None
@@ -245,6 +248,8 @@ class _View:
         return body
 
     def _map(self, outline: Outline, body: _Body, cap: int) -> list[str]:
+        from .mapview import gap_map
+
         if body.head_tail is None:
             return []
         key, budget = self.subject.key, self.explicit_budget

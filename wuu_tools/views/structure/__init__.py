@@ -15,11 +15,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 
-from .fallback import heading_definitions, key_definitions, keyword_definitions, section_ends
-from .languages import GRAMMARS, language_of
 from .model import Definition, Outline
 
-__all__ = ["MAP_MAX_BYTES", "Definition", "Outline", "language_of", "outline_of"]
+__all__ = ["MAP_MAX_BYTES", "Definition", "Outline", "outline_of", "outline_of_bytes"]
 
 MAP_MAX_BYTES = 16 << 20
 """Files over this size get no map (the fallback reads a file up to this size in well under a second)."""
@@ -51,6 +49,9 @@ def outline_of_bytes(path: str, data: bytes) -> Outline | None:
 def _build(path: str, size: int, read: Callable[[], bytes]) -> Outline | None:
     if size > MAP_MAX_BYTES or size == 0:
         return None
+    from .fallback import heading_definitions, key_definitions, keyword_definitions, section_ends
+    from .languages import GRAMMARS, language_of
+
     data = read()
     language = language_of(path, data[:128])
     if language is None:

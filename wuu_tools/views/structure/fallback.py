@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .model import Definition
-from .treesitter import tidy_signature
+from .model import Definition, tidy_signature
 
 __all__ = ["heading_definitions", "key_definitions", "keyword_definitions", "section_ends"]
 

@@ -20,12 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-__all__ = ["CONTAINERS", "TRANSPARENT", "Definition", "Outline"]
+__all__ = ["CONTAINERS", "SIGNATURE_CHARS", "TRANSPARENT", "Definition", "Outline", "tidy_signature"]
 
 TRANSPARENT = frozenset({"namespace", "module", "title"})
 """Kinds whose contents stay at their own level in a map (they add no nesting level)."""
 CONTAINERS = frozenset({"class", "struct", "interface", "trait", "impl", "enum", "record", "union", "object"})
 """Kinds whose functions are methods."""
+SIGNATURE_CHARS = 90
+"""A map shows at most this many characters of a definition's line."""
 
 
 @dataclass(frozen=True)
@@ -153,3 +155,15 @@ class Outline:
         """The definitions one level inside ``i`` (through namespaces), and the methods defined outside it
         that name it as their owner, in order."""
         return self._member_lists[i]
+
+
+def tidy_signature(line: str, language: str) -> str:
+    """A definition's line as a map shows it: stripped, tabs as spaces, no trailing ``{``, cut to a length."""
+    text = " ".join(line.replace("\t", " ").split()).replace("( ", "(").replace(", )", ")").replace(",)", ")")
+    if text.endswith("{"):
+        text = text[:-1].rstrip()
+    if language == "python" and text.endswith(":"):
+        text = text[:-1].rstrip()
+    if len(text) > SIGNATURE_CHARS:
+        text = text[: SIGNATURE_CHARS - 1].rstrip() + "…"
+    return text

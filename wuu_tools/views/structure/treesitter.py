@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from .languages import GRAMMARS
-from .model import Definition
+from .model import SIGNATURE_CHARS, Definition, tidy_signature
 from .queries import QUERIES
 
 __all__ = ["DIRECT_BYTES", "PARSE_MAX_BYTES", "PARSE_SECONDS", "available", "definitions"]
@@ -32,7 +32,6 @@ PARSE_MAX_BYTES = 4 << 20
 """Files over this size are not parsed (the keyword fallback reads them)."""
 PARSE_SECONDS = 1.0
 """A parse of a file over :data:`DIRECT_BYTES` gives up after this long."""
-SIGNATURE_CHARS = 120
 
 MAX_DEPTH = {"go": 2, "c": 14, "cpp": 14, "yaml": 8, "json": 6, "toml": 3}
 """How deep in the syntax tree a definition may start (default :data:`DEFAULT_DEPTH`): the query
@@ -234,18 +233,16 @@ def _starts_line(data: bytes, offset: int) -> bool:
 
 
 def _signature(data: bytes, offset: int, language: str) -> str:
+    """The line at ``offset``, joined with the next ones while its brackets stay open (a signature over lines)."""
     begin = data.rfind(b"\n", 0, offset) + 1
     end = data.find(b"\n", offset)
-    return tidy_signature(data[begin : end if end >= 0 else len(data)].decode("utf-8", "replace"), language)
-
-
-def tidy_signature(line: str, language: str) -> str:
-    """A definition's line as a map shows it: stripped, tabs as spaces, no trailing ``{``, cut to a length."""
-    text = " ".join(line.replace("\t", " ").split())
-    if text.endswith("{"):
-        text = text[:-1].rstrip()
-    if language == "python" and text.endswith(":"):
-        text = text[:-1].rstrip()
-    if len(text) > SIGNATURE_CHARS:
-        text = text[: SIGNATURE_CHARS - 1].rstrip() + "…"
-    return text
+    end = len(data) if end < 0 else end
+    line = data[begin:end]
+    for _ in range(8):
+        if line.count(b"(") <= line.count(b")") or len(line) > 4 * SIGNATURE_CHARS or end >= len(data):
+            break
+        nxt = data.find(b"\n", end + 1)
+        nxt = len(data) if nxt < 0 else nxt
+        line += b" " + data[end + 1 : nxt].strip()
+        end = nxt
+    return tidy_signature(line.decode("utf-8", "replace"), language)
