@@ -80,7 +80,10 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
         return None
     import tree_sitter
 
-    source = _MACRO_LINE.sub(lambda m: b" " * len(m.group(0)), data) if language in ("c", "cpp") else data
+    macro_rows: set[int] = set()
+    source = data
+    if language in ("c", "cpp"):
+        source, macro_rows = _blank_macro_lines(data)
     parser = tree_sitter.Parser(lang)
     try:
         if len(source) <= DIRECT_BYTES:
@@ -97,20 +100,33 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
         return None
     cursor = tree_sitter.QueryCursor(_query(language))
     cursor.set_max_start_depth(MAX_DEPTH.get(language, DEFAULT_DEPTH))
-    found: dict[tuple[int, int], Definition] = {}
-    for _pattern, caps in cursor.matches(tree.root_node):
+    best: dict[tuple[int, int], tuple[int, str, Any, Any]] = {}
+    for pattern, caps in cursor.matches(tree.root_node):
         kind, node = next((k[4:], v[0]) for k, v in caps.items() if k.startswith("def."))
         key = (node.start_byte, node.end_byte)
-        if key in found:
-            continue
-        name_nodes = caps.get("name")
-        d = _definition(language, data, kind, node, name_nodes[0] if name_nodes else None)
-        if d is not None:
-            found[key] = d
-    return list(found.values())
+        if key not in best or pattern < best[key][0]:  # the first pattern that matches a node wins
+            name_nodes = caps.get("name")
+            best[key] = (pattern, kind, node, name_nodes[0] if name_nodes else None)
+    found = (_definition(language, data, kind, node, name, macro_rows) for _, kind, node, name in best.values())
+    return [d for d in found if d is not None]
 
 
-def _definition(language: str, data: bytes, kind: str, node: Any, name_node: Any) -> Definition | None:
+def _blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
+    """``data`` with its macro-only lines blanked byte for byte, and the rows (0-based) of those lines."""
+    rows: set[int] = set()
+    out = bytearray(data)
+    row, at = 0, 0
+    for m in _MACRO_LINE.finditer(data):
+        row += data.count(b"\n", at, m.start())
+        at = m.start()
+        rows.add(row)
+        out[m.start() : m.end()] = b" " * (m.end() - m.start())
+    return bytes(out), rows
+
+
+def _definition(
+    language: str, data: bytes, kind: str, node: Any, name_node: Any, macro_rows: set[int]
+) -> Definition | None:
     owner = None
     if language == "markdown":
         return _heading(data, node)
@@ -139,19 +155,21 @@ def _definition(language: str, data: bytes, kind: str, node: Any, name_node: Any
             outer = node.parent
     while outer.parent is not None and outer.parent.type in _WRAPPERS:
         outer = outer.parent
-    start_node = outer
+    start_row = outer.start_point[0]
     sib = outer.prev_named_sibling
-    while sib is not None and sib.type in _ATTRIBUTES and sib.end_point[0] >= start_node.start_point[0] - 1:
-        start_node, sib = sib, sib.prev_named_sibling
-    doc_node = start_node
+    while sib is not None and sib.type in _ATTRIBUTES and sib.end_point[0] >= start_row - 1:
+        start_row, sib = sib.start_point[0], sib.prev_named_sibling
+    while start_row - 1 in macro_rows:  # a macro that stands for an attribute or a template head
+        start_row -= 1
+    doc_row = start_row
     while (
         sib is not None
         and (sib.type in _COMMENTS or sib.type in _ATTRIBUTES)
-        and sib.end_point[0] >= doc_node.start_point[0] - 1
+        and sib.end_point[0] >= doc_row - 1
         and _starts_line(data, sib.start_byte)
     ):
-        doc_node, sib = sib, sib.prev_named_sibling
-    start = start_node.start_point[0] + 1
+        doc_row, sib = sib.start_point[0], sib.prev_named_sibling
+    start = start_row + 1
     return Definition(
         name=name,
         kind=kind,
@@ -159,7 +177,7 @@ def _definition(language: str, data: bytes, kind: str, node: Any, name_node: Any
         end=_last_line(outer),
         line=line_node.start_point[0] + 1,
         signature=_signature(data, line_node.start_byte, language),
-        doc_start=doc_node.start_point[0] + 1,
+        doc_start=doc_row + 1,
         owner=owner,
     )
 
