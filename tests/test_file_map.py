@@ -41,10 +41,11 @@ def module(n_classes: int = 6, methods: int = 8, body: int = 6) -> str:
 
 
 @pytest.fixture
-def source(tmp_path: Path) -> Path:
+def source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)  # a short relative path, as an agent names a file of its project
     path = tmp_path / "things.py"
     path.write_text(module())
-    return path
+    return Path("things.py")
 
 
 def test_first_view_maps_the_omitted_lines_between_head_and_tail(source: Path) -> None:

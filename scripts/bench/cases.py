@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .inputs import big_text, claude_jsonl, small_file, tree
+from .read_map import bench_read_map
 from .run_output import bench_run_output
 from .support import (
     MB,
@@ -296,6 +297,7 @@ BENCHMARKS: dict[str, Callable[[Ctx], list[Row]]] = {
     "read-first-view": bench_read_first_view,
     "read-continuation": bench_read_continuation,
     "read-cold": bench_read_cold,
+    "read-map": bench_read_map,
     "run-output": bench_run_output,
     "ls-first-view": bench_ls_first_view,
     "ls-chain": bench_ls_chain,

@@ -29,8 +29,8 @@ __all__ = ["MAP_SHARE", "MIN_MAP_TOKENS", "gap_map", "map_entries", "map_page", 
 
 MAP_SHARE = 0.4
 """The most of a first view's budget its map may take (it takes less when it is shorter)."""
-MIN_MAP_TOKENS = 100
-"""A first view whose map share would be smaller than this has no map (its notices alone cost ~50)."""
+MIN_MAP_TOKENS = 200
+"""A first view whose map share would be smaller than this has no map (its notices alone cost 50-90)."""
 MAX_LEVEL = 1
 """Maps show definitions nested this many levels inside a top-level one (a class and its methods)."""
 
@@ -67,14 +67,15 @@ def _noun(kind: str) -> str:
     return "members"
 
 
-def _line(outline: Outline, i: int, shown: set[int], count: int = 0) -> str:
-    """``first-last  signature``, indented two spaces per enclosing definition in ``shown``."""
+def _line(outline: Outline, i: int, shown: set[int], first: int, count: int = 0) -> str:
+    """``first-last  signature``, indented two spaces per enclosing definition that is in ``shown`` or
+    starts above the mapped lines (a method whose class opens in the head stays indented)."""
     d = outline.defs[i]
     noun = _noun(d.kind)
     suffix = f" · {count:,} {noun if count != 1 else noun[:-1]}" if count else ""
     depth, p = 0, outline.parents[i]
     while p >= 0:
-        depth += p in shown
+        depth += p in shown or outline.defs[p].start < first
         p = outline.parents[p]
     return f"{'  ' * depth}{d.start}-{d.end}  {d.signature}{suffix}"
 
@@ -106,7 +107,7 @@ def gap_map(
     room = cap - _cost(outline, header)
     full: list[str] = []
     for i in idx:  # the whole map, while it fits
-        text = _line(outline, i, listed)
+        text = _line(outline, i, listed, first)
         room -= _cost(outline, text)
         if room < 0:
             break
@@ -118,7 +119,7 @@ def gap_map(
     misses = 0
     for i in ranked:
         members = _members(outline, i, listed)
-        cost = _cost(outline, _line(outline, i, listed, len(members)))
+        cost = _cost(outline, _line(outline, i, listed, first, len(members)))
         if cost <= room:
             chosen.add(i)
             room -= cost
@@ -133,8 +134,8 @@ def gap_map(
     for i in idx:
         if i in chosen:
             members = _members(outline, i, listed)
-            shown_all = all(j in chosen for j in members)
-            out.append(_line(outline, i, chosen) if shown_all else _line(outline, i, chosen, len(members)))
+            unlisted = not all(j in chosen for j in members)
+            out.append(_line(outline, i, chosen, first, len(members) if unlisted else 0))
     out.append(_footer(len(chosen), len(idx), call_all(first, last)))
     return out
 
@@ -188,7 +189,7 @@ def map_page(outline: Outline, first: int, last: int, budget: int) -> tuple[list
     used = 0
     n = 0
     while n < len(idx):
-        cost = _cost(outline, _line(outline, idx[n], listed))
+        cost = _cost(outline, _line(outline, idx[n], listed, first))
         if used + cost > budget:
             break
         used += cost
@@ -204,4 +205,4 @@ def map_page(outline: Outline, first: int, last: int, budget: int) -> tuple[list
             break
         n = back
     nxt = outline.defs[idx[n]].start if n < len(idx) else None
-    return [_line(outline, i, listed) for i in idx[:n]], n, nxt
+    return [_line(outline, i, listed, first) for i in idx[:n]], n, nxt

@@ -33,7 +33,7 @@ PARSE_MAX_BYTES = 4 << 20
 PARSE_SECONDS = 1.0
 """A parse of a file over :data:`DIRECT_BYTES` gives up after this long."""
 
-MAX_DEPTH = {"go": 2, "c": 14, "cpp": 14, "yaml": 8, "json": 6, "toml": 3}
+MAX_DEPTH = {"go": 2, "c": 11, "cpp": 11, "yaml": 8, "json": 6, "toml": 3}
 """How deep in the syntax tree a definition may start (default :data:`DEFAULT_DEPTH`): the query
 does not walk into the bodies of functions below that, which is most of a file's nodes."""
 DEFAULT_DEPTH = 10
