@@ -10,6 +10,7 @@ error that names the closest definitions. ``symbol="*"`` lists the map of lines
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..core.budget import count_tokens
@@ -107,7 +108,8 @@ def read_symbol(
 
 
 def _q(text: str) -> str:
-    return call_text({"tool": "", "args": {"x": text}})[3:-1]
+    """``text`` as a call writes an argument (a JSON string)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _changed(lf: LineFile, path: str, revision: str | None) -> list[str]:

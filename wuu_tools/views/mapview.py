@@ -31,13 +31,15 @@ MAP_SHARE = 0.4
 """The most of a first view's budget its map may take (it takes less when it is shorter)."""
 MIN_MAP_TOKENS = 200
 """A first view whose map share would be smaller than this has no map (its notices alone cost 50-90)."""
+MAX_MAP_TOKENS = 4000
+"""The longest map a first view holds, whatever its budget (about 300 entries)."""
 MAX_LEVEL = 1
 """Maps show definitions nested this many levels inside a top-level one (a class and its methods)."""
 
 
 def map_share(budget: int) -> int:
     """The tokens a first view of ``budget`` reserves for its map (0 when too few to be useful)."""
-    share = int(budget * MAP_SHARE)
+    share = min(int(budget * MAP_SHARE), MAX_MAP_TOKENS)
     return share if share >= MIN_MAP_TOKENS else 0
 
 
