@@ -464,14 +464,16 @@ def test_a_file_over_the_parse_limit_is_read_by_keywords(monkeypatch: pytest.Mon
     assert o.method == "keywords" and [d.name for d in o.defs] == ["A", "f"]
 
 
-def test_a_parse_that_runs_out_of_time_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_parse_that_takes_too_much_work_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
     from wuu_tools.views.structure import treesitter
 
-    monkeypatch.setattr(treesitter, "DIRECT_BYTES", 10)  # parsed with the deadline
-    monkeypatch.setattr(treesitter, "PARSE_SECONDS", -1.0)  # already past
-    assert treesitter.definitions("python", b"def f():\n    pass\n" * 2000) is None
-    monkeypatch.setattr(treesitter, "PARSE_SECONDS", 30.0)
-    assert len(treesitter.definitions("python", b"def f():\n    pass\n" * 2000) or []) == 2000
+    source = b"def f():\n    pass\n" * 2000
+    assert len(treesitter.definitions("python", source) or []) == 2000
+    monkeypatch.setattr(treesitter, "WORK_FLOOR", 5)
+    monkeypatch.setattr(treesitter, "WORK_PER_KIB", 0)
+    assert treesitter.definitions("python", source) is None
+    o = outline_of_bytes("x.py", source)  # the keyword fallback reads it instead
+    assert o is not None and o.method == "keywords" and len(o.defs) == 2000
 
 
 def test_reading_a_fitting_file_does_not_load_tree_sitter() -> None:

@@ -19,8 +19,8 @@ from .model import Definition, Outline
 
 __all__ = ["MAP_MAX_BYTES", "Definition", "Outline", "outline_of", "outline_of_bytes"]
 
-MAP_MAX_BYTES = 16 << 20
-"""Files over this size get no map (the fallback reads a file up to this size in well under a second)."""
+MAP_MAX_BYTES = 8 << 20
+"""Files over this size get no map (the keyword fallback reads one of this size in about 0.4 s)."""
 _CACHE: OrderedDict[tuple[str, str], Outline | None] = OrderedDict()
 _CACHE_SIZE = 8
 

@@ -2,10 +2,12 @@
 
 The grammars are the prebuilt wheels named in :data:`~.languages.GRAMMARS`; tree-sitter and a
 grammar are imported on the first file of that language that needs a map, never before (a file
-that fits its budget never loads them). A file up to :data:`DIRECT_BYTES` is parsed in one call
-(about 0.1 s a MB); a larger one, up to :data:`PARSE_MAX_BYTES`, is parsed with a progress
-callback that gives up after :data:`PARSE_SECONDS`; a file over that, or whose parse gave up, is
-left to the keyword fallback (:mod:`.fallback`), so no file costs more than that much parsing.
+that fits its budget never loads them). A file up to :data:`PARSE_MAX_BYTES` is parsed (0.1-0.4 s
+a MB, ~50 MB of memory a MB); a larger one is left to the keyword fallback (:mod:`.fallback`). The
+parser reports its progress every few hundred bytes of work; a parse that reports more than
+:data:`WORK_PER_KIB` times per KiB of source (several times what usual code takes) gives up and
+the fallback reads the file too. The bound is counted in the parser's own steps, not in seconds,
+so a file gets the same map on a busy machine as on an idle one.
 
 C and C++ sources are parsed with each line that holds nothing but an upper-case macro name
 (``NLOHMANN_JSON_NAMESPACE_BEGIN``, ``JSON_HEDLEY_WARN_UNUSED_RESULT``) blanked, byte for byte:
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import time
 from functools import cache
 from typing import Any
 
@@ -24,14 +25,14 @@ from .languages import GRAMMARS
 from .model import SIGNATURE_CHARS, Definition, tidy_signature
 from .queries import QUERIES
 
-__all__ = ["DIRECT_BYTES", "PARSE_MAX_BYTES", "PARSE_SECONDS", "available", "definitions"]
+__all__ = ["PARSE_MAX_BYTES", "WORK_FLOOR", "WORK_PER_KIB", "available", "definitions"]
 
-DIRECT_BYTES = 1 << 20
-"""Files up to this size are parsed in one call."""
-PARSE_MAX_BYTES = 4 << 20
+PARSE_MAX_BYTES = 2 << 20
 """Files over this size are not parsed (the keyword fallback reads them)."""
-PARSE_SECONDS = 1.0
-"""A parse of a file over :data:`DIRECT_BYTES` gives up after this long."""
+WORK_PER_KIB = 60
+"""Progress reports a parse may make per KiB of source before it gives up (usual code: 4-15)."""
+WORK_FLOOR = 2000
+"""Progress reports any parse may make, however small the file."""
 
 MAX_DEPTH = {"go": 2, "c": 11, "cpp": 11, "yaml": 8, "json": 6, "toml": 3}
 """How deep in the syntax tree a definition may start (default :data:`DEFAULT_DEPTH`): the query
@@ -85,16 +86,16 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
     if language in ("c", "cpp"):
         source, macro_rows = _blank_macro_lines(data)
     parser = tree_sitter.Parser(lang)
+    limit = WORK_FLOOR + WORK_PER_KIB * len(source) // 1024
+    work = [0]
+
+    def progress(_offset: int, _has_error: bool) -> bool:
+        work[0] += 1
+        return work[0] > limit  # True: give up
+
     try:
-        if len(source) <= DIRECT_BYTES:
-            tree = parser.parse(source)
-        else:
-            deadline = time.monotonic() + PARSE_SECONDS
-            tree = parser.parse(
-                lambda offset, _point: source[offset : offset + 65536],
-                progress_callback=lambda _offset, _error: time.monotonic() > deadline,
-            )
-    except ValueError:  # gave up at the deadline
+        tree = parser.parse(lambda offset, _point: source[offset : offset + 65536], progress_callback=progress)
+    except ValueError:  # gave up
         return None
     if tree is None:
         return None
