@@ -286,6 +286,11 @@ def test_c_functions_structs_and_typedefs() -> None:
         }
 
         int main(void) { return 0; }
+
+        static struct node *push(struct node *head, int value);
+        API const char *version(void);
+        int count(const struct node *head,  /* the list */
+                  int limit);                /* at most */
         """,
     )
     assert table(o) == [
@@ -293,8 +298,12 @@ def test_c_functions_structs_and_typedefs() -> None:
         ("color_t", "type", 8, 8),
         ("push", "function", 11, 14),
         ("main", "function", 16, 16),
+        # prototypes count where the file does not define the function (a header's API)
+        ("version", "prototype", 19, 19),
+        ("count", "prototype", 20, 21),
     ]
     assert o.defs[2].doc_start == 10
+    assert o.defs[5].signature == "int count(const struct node *head, int limit);"
 
 
 def test_cpp_namespaces_templates_out_of_line_methods_and_macro_lines() -> None:

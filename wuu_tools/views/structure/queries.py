@@ -12,6 +12,10 @@ __all__ = ["QUERIES"]
 
 _C_COMMON = """
 (function_definition) @def.function
+(declaration declarator: (function_declarator)) @def.prototype
+(declaration declarator: (pointer_declarator declarator: (function_declarator))) @def.prototype
+(declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator))))
+  @def.prototype
 (struct_specifier name: (_) @name body: (_)) @def.struct
 (union_specifier name: (_) @name body: (_)) @def.union
 (enum_specifier name: (_) @name body: (_)) @def.enum

@@ -109,7 +109,11 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
             name_nodes = caps.get("name")
             best[key] = (pattern, kind, node, name_nodes[0] if name_nodes else None)
     found = (_definition(language, data, kind, node, name, macro_rows) for _, kind, node, name in best.values())
-    return [d for d in found if d is not None]
+    defs = [d for d in found if d is not None]
+    if language in ("c", "cpp"):  # a prototype counts where the file does not define the function itself
+        defined = {(d.owner, d.name) for d in defs if d.kind == "function"}
+        defs = [d for d in defs if d.kind != "prototype" or (d.owner, d.name) not in defined]
+    return defs
 
 
 def _blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
@@ -252,16 +256,31 @@ def _starts_line(data: bytes, offset: int) -> bool:
 
 
 def _signature(data: bytes, offset: int, language: str) -> str:
-    """The line at ``offset``, joined with the next ones while its brackets stay open (a signature over lines)."""
+    """The line at ``offset``, joined with the next ones while its brackets stay open (a signature over
+    lines), its comments left out."""
     begin = data.rfind(b"\n", 0, offset) + 1
     end = data.find(b"\n", offset)
     end = len(data) if end < 0 else end
-    line = data[begin:end]
+    parts = [_uncommented(data[begin:end], language)]
     for _ in range(8):
+        line = b" ".join(parts)
         if line.count(b"(") <= line.count(b")") or len(line) > 4 * SIGNATURE_CHARS or end >= len(data):
             break
         nxt = data.find(b"\n", end + 1)
         nxt = len(data) if nxt < 0 else nxt
-        line += b" " + data[end + 1 : nxt].strip()
+        parts.append(_uncommented(data[end + 1 : nxt].strip(), language))
         end = nxt
-    return tidy_signature(line.decode("utf-8", "replace"), language)
+    return tidy_signature(b" ".join(parts).decode("utf-8", "replace"), language)
+
+
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/")
+_LINE_COMMENT = re.compile(rb"\s*//.*$")
+_HASH_COMMENT = re.compile(rb"\s+#[^'\"]*$")
+
+
+def _uncommented(line: bytes, language: str) -> bytes:
+    if language == "python":
+        return _HASH_COMMENT.sub(b"", line)
+    if language in ("markdown", "yaml", "toml", "json"):
+        return line
+    return _LINE_COMMENT.sub(b"", _BLOCK_COMMENT.sub(b"", line))
