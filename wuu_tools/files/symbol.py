@@ -21,7 +21,7 @@ from ..core.text import human_size, plural
 from ..views.ceiling import fit_ceiling
 from ..views.mapview import map_entries, map_page
 from ..views.paging import Subject, render_view
-from ..views.structure import Outline, outline_of
+from ..views.structure import MAP_MAX_BYTES, Outline, outline_of
 from ..views.symbols import closest, find
 
 __all__ = ["ALL", "SYMBOL_CHARS", "check_symbol", "file_outline", "read_symbol"]
@@ -69,8 +69,8 @@ def read_symbol(
     outline = file_outline(lf, path)
     if outline is None:
         raise InvalidArgument(
-            f"symbol: {clip(path)} has no definitions to look up (no grammar or keywords for this kind of file); "
-            "read it by lines"
+            f"symbol: {clip(path)} has no definitions to look up (it defines none, is of a kind read without a "
+            f"grammar or keywords, or is over {human_size(MAP_MAX_BYTES)}); read it by lines"
         )
     subject = Subject(tool="read_file", key={"path": path}, label=path)
     if symbol == ALL:

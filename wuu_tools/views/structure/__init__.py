@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -23,6 +24,7 @@ MAP_MAX_BYTES = 8 << 20
 """Files over this size get no map (the keyword fallback reads one of this size in about 0.4 s)."""
 _CACHE: OrderedDict[tuple[str, str], Outline | None] = OrderedDict()
 _CACHE_SIZE = 8
+_LOCK = threading.Lock()  # (the MCP server may answer calls from several threads)
 
 
 def outline_of(path: str, revision: str, size: int, read: Callable[[], bytes]) -> Outline | None:
@@ -31,13 +33,15 @@ def outline_of(path: str, revision: str, size: int, read: Callable[[], bytes]) -
     Outlines are kept for the last few files read in this process, keyed by path and revision.
     """
     key = (path, revision)
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
     result = _build(path, size, read)
-    _CACHE[key] = result
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _LOCK:
+        _CACHE[key] = result
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return result
 
 
