@@ -354,7 +354,7 @@ def test_wuu_project_auto_chooses_and_kind_log_forces_the_log_view(tree: Path) -
     auto = subprocess.run([str(wuu), "project"], input=grep, capture_output=True, check=True).stdout.decode()
     assert auto.split("\n")[1].startswith("[view: search results · 1,200 matches in 200 files")
     forced = subprocess.run([str(wuu), "project", "--kind", "log"], input=grep, capture_output=True, check=True)
-    assert "[view:" not in forced.stdout.decode() and forced.stdout.startswith(b"[saved log log-")
+    assert "[view:" not in forced.stdout.decode() and forced.stdout.startswith(b"[saved log-")
 
 
 def test_a_diff_quoting_failure_lines_stays_a_diff(repo: Path) -> None:
