@@ -10,6 +10,7 @@ from pathlib import Path
 from .inputs import big_text, claude_jsonl, small_file, tree
 from .read_map import bench_read_map
 from .run_output import bench_run_output
+from .saved_search import bench_saved_search
 from .support import (
     MB,
     Ctx,
@@ -303,4 +304,5 @@ BENCHMARKS: dict[str, Callable[[Ctx], list[Row]]] = {
     "ls-chain": bench_ls_chain,
     "conv-first-view": bench_conv_first_view,
     "mcp-proxy": bench_mcp_proxy,
+    "saved-search": bench_saved_search,
 }

@@ -7,7 +7,8 @@ readable once it is set, so the reading loop of :func:`.run.run_command` wakes a
 wherever it waits. :meth:`Stop.set` is safe from a signal handler and from any thread.
 
 :func:`stopping` puts a Stop in force for the calls made inside it (a context variable, so a
-worker thread that runs in a copy of the context, as ``anyio.to_thread`` does, sees it too).
+worker thread that runs in a copy of the context, as ``anyio.to_thread`` does, sees it too;
+it lives in :mod:`wuu_tools.core.cancel`, where the work done in this process checks it).
 :func:`on_signals` sets a Stop when SIGTERM, SIGHUP or SIGINT arrives (main thread only), and
 :func:`redeliver` acts on such a signal afterwards as Python's own handler would have.
 :func:`wait_exit` waits for a command's exit, a deadline or a Stop, whichever comes first.
@@ -21,7 +22,6 @@ worker thread that runs in a copy of the context, as ``anyio.to_thread`` does, s
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import os
 import select
 import signal
@@ -32,14 +32,14 @@ from collections.abc import Iterator
 from types import FrameType, TracebackType
 from typing import Any
 
+from ..core.cancel import current_stop, stopping
+
 __all__ = ["STOP_SIGNALS", "Stop", "current_stop", "note_saved", "on_signals", "redeliver", "stopping", "wait_exit"]
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
     s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGHUP", "SIGINT")) if s is not None
 )
 """The signals a caller stops a command with: a harness cancelling, a closed terminal, Ctrl-C."""
-
-_current: contextvars.ContextVar[Stop | None] = contextvars.ContextVar("wuu_stop", default=None)
 
 
 class Stop:
@@ -87,21 +87,6 @@ class Stop:
 
     def __repr__(self) -> str:
         return f"Stop(reason={self.reason!r})"
-
-
-def current_stop() -> Stop | None:
-    """The Stop in force for this call (see :func:`stopping`), if any."""
-    return _current.get()
-
-
-@contextlib.contextmanager
-def stopping(stop: Stop) -> Iterator[Stop]:
-    """Put ``stop`` in force for the commands run inside the block."""
-    token = _current.set(stop)
-    try:
-        yield stop
-    finally:
-        _current.reset(token)
 
 
 def _is_default(sig: signal.Signals, handler: Any) -> bool:

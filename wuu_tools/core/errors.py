@@ -8,7 +8,8 @@
     │   ├── NotAFile              a directory, FIFO, socket or device where a regular file is needed
     │   ├── AccessDenied          the operating system refused access
     │   └── UnsupportedFormat     the content is in no format the tool can read
-    └── StoreError                the saved-result store cannot save (read-only, disk full)
+    ├── StoreError                the saved-result store cannot save (read-only, disk full)
+    └── Stopped                   the caller stopped the call (a signal, a cancelled MCP call)
 
 Operating-system errors are translated in one place, :func:`map_os_error`, so a caller
 only ever sees this tree. Every message says what went wrong and, where there is one,
@@ -39,6 +40,7 @@ __all__ = [
     "NotAFile",
     "SourceError",
     "SourceNotFound",
+    "Stopped",
     "StoreError",
     "UnsupportedFormat",
     "WuuError",
@@ -162,6 +164,12 @@ class StoreError(WuuError):
     """The saved-result store cannot save (read-only, full, or unusable)."""
 
     kind = "store_error"
+
+
+class Stopped(WuuError):
+    """The caller stopped the call before it ended (a signal, a cancelled MCP call, a closing server)."""
+
+    kind = "stopped"
 
 
 def map_os_error(exc: OSError, what: str) -> WuuError:

@@ -132,6 +132,11 @@ class LineFile:
         """Up to ``n`` bytes at ``offset`` (one positioned read; the file position is not used)."""
         return os.pread(self._fh.fileno(), n, offset)
 
+    def read_into(self, buf: bytearray, offset: int, n: int) -> int:
+        """Read up to ``n`` bytes at ``offset`` into the start of ``buf`` (no new bytes object); returns how many."""
+        view = memoryview(buf)[: min(n, len(buf))]
+        return os.preadv(self._fh.fileno(), [view], offset)
+
     def blocks(self, start: int = 0, end: int | None = None, size: int = SCAN_BLOCK) -> Iterator[bytes]:
         """The bytes from ``start`` to ``end`` in blocks of about ``size``, each ending after a newline.
 

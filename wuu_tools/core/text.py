@@ -2,6 +2,8 @@ r"""Shared text shaping: terminal clean-up, numbers and sizes in words, numbered
 
 >>> clean_terminal("\x1b[31mred\x1b[0m")
 'red'
+>>> clean_terminal("\x1b]2;title\x07ok \x9b2Jdone \x1bP+q544e\x1b\\")
+'ok done '
 >>> clean_terminal("10%\r50%\r100%")
 '100%'
 >>> mark_carriage_returns("first\rsecond")
@@ -30,14 +32,24 @@ __all__ = [
     "thousands",
 ]
 
-# CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), charset selections
-# such as ``ESC ( B`` (what ``tput sgr0`` emits), and lone ESC codes.
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_]")
+# What a terminal consumes without showing it, in its 7-bit (ESC …) and 8-bit (C1 control) forms:
+# CSI sequences (colours, cursor moves); OSC (titles, hyperlinks, clipboard writes) up to BEL or
+# ST; DCS, SOS, PM and APC strings with their bodies, up to ST; other escape sequences (charset
+# selections such as ``ESC ( B``, what ``tput sgr0`` emits; ``ESC 7``; ``ESC =``); and any C1
+# control left alone. Each alternative stops at the next ESC, so a search stays linear.
+_ANSI = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
+    r"|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)"
+    r"|\x1b[ -/]*[0-~]"
+    r"|[\x80-\x9f]"
+)
+_HAS_ANSI = re.compile("[\x1b\x80-\x9f]")
 
 
 def strip_ansi(text: str) -> str:
-    """Remove ANSI escape sequences."""
-    return _ANSI.sub("", text) if "\x1b" in text else text
+    """Remove terminal escape sequences and C1 controls (ESC-led or 8-bit), with the bodies of OSC and DCS strings."""
+    return _ANSI.sub("", text) if _HAS_ANSI.search(text) else text
 
 
 def clean_terminal(line: str) -> str:

@@ -12,14 +12,17 @@ searches them instead (escape sequences kept, a lone carriage return shown as ``
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, fit_count, fit_prefix, resolve_budget
+from ..core.cancel import check_stop
 from ..core.errors import InvalidArgument
-from ..core.lines import LineFile, decode_line
-from ..core.pattern import compile_pattern, is_case_sensitive
+from ..core.lines import CHUNK, LineFile, decode_line
+from ..core.pattern import Pattern, compile_pattern, is_case_sensitive
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, mark_carriage_returns, plural, ranges
@@ -29,6 +32,10 @@ from ..views.paging import Subject, check_range, render_view
 __all__ = ["read_saved"]
 
 CONTEXT = 2
+MAX_FOUND = 5000  # line numbers listed; past them, matches are only counted
+MAX_COUNTED = 100_000  # matches counted; past them the count says '100,000+' (a dense pattern costs ~1 s, not ~1 min)
+SEARCH_WINDOW = 4 << 20  # bytes RE2 searches at a time (whole lines; a longer line widens it)
+_C1 = re.compile("[\x80-\x9f]")
 MAX_MATCH_CHARS = 2000
 
 
@@ -101,7 +108,7 @@ def read_saved(
 
 def _clean_block(text: str) -> str:
     """Each line of ``text`` as :func:`clean_terminal` shows it; the count of lines is kept."""
-    if "\x1b" not in text and "\r" not in text:
+    if "\x1b" not in text and "\r" not in text and not _C1.search(text):
         return text
     return "\n".join(clean_terminal(line) for line in text.split("\n"))
 
@@ -123,28 +130,74 @@ def _shaped(ref: str, budget: int, explicit: int | None) -> ToolResult | None:
     )
 
 
-def _matching_lines(lf: LineFile, rx: re.Pattern[str], first: int, last: int, raw: bool) -> tuple[list[int], int]:
-    """Line numbers in ``first..last`` that match (the first few thousand) and the total count."""
+def _matching_lines(lf: LineFile, rx: Pattern, first: int, last: int, raw: bool) -> tuple[list[int], int, int | None]:
+    """Line numbers in ``first..last`` that match (the first few thousand), how many match, and where counting stopped.
+
+    RE2 searches the saved bytes in place, a window of whole lines at a time read into one
+    reused buffer (a window with terminal escapes, carriage returns or C1 controls is cleaned
+    first, unless ``raw``), so only the lines that match are looked at in Python. A match's
+    line number comes from the line index (newlines before each 64 KiB chunk) and a count
+    within its chunk, so a window without matches costs the engine's pass alone. Past
+    :data:`MAX_COUNTED` matches the count stops (the third value is the last line counted,
+    else None). A call that is stopped (a cancelled MCP call, a closing server) ends between
+    two windows.
+    """
     found: list[int] = []
     count = 0
-    line = first
-    for data in lf.blocks(lf.offset(first), lf.offset(last + 1)):
-        text = data.decode("utf-8", "replace")
-        if not raw:
-            text = _clean_block(text)
-        last_line_seen = -1
-        cursor, cursor_line = 0, line
-        for m in rx.finditer(text):
-            at = cursor_line + text.count("\n", cursor, m.start())
-            cursor, cursor_line = m.start(), at
-            if at == last_line_seen or at > last:
+    marks = lf.index.marks
+    pos, end = lf.offset(first), lf.offset(last + 1)
+    buf = bytearray(SEARCH_WINDOW)
+    while pos < end:
+        check_stop()
+        base = pos - pos % CHUNK  # windows start on a chunk, so the index numbers their lines
+        n = lf.read_into(buf, base, end - base)
+        lo = pos - base
+        if n <= lo:
+            break
+        cut = buf.rfind(b"\n", lo, n) + 1
+        if cut == 0:
+            if base + n < end and n == len(buf):  # a line longer than the window: widen it
+                buf.extend(bytes(len(buf)))
                 continue
-            last_line_seen = at
+            cut = n
+        if not raw and any(buf.find(c, lo, cut) >= 0 for c in (b"\x1b", b"\r", b"\xc2")):
+            hay = _clean_block(buf[lo:cut].decode("utf-8", "replace")).encode("utf-8", "replace")
+            line = marks[base // CHUNK] + buf.count(b"\n", 0, lo) + 1  # the line at ``pos``
+            hits = _numbered(rx.line_starts(hay), hay, functools.partial(_fixed, line))
+        else:
+            hits = _numbered(rx.line_starts(buf, lo, cut), buf, functools.partial(_chunk_start, marks, base))
+        for number in hits:
             count += 1
-            if len(found) < 5000:
-                found.append(at)
-        line += text.count("\n")
-    return found, count
+            if len(found) < MAX_FOUND:
+                found.append(number)
+            elif count >= MAX_COUNTED:
+                return found, count, number
+        pos = base + cut
+    return found, count, None
+
+
+def _fixed(line: int, start: int) -> tuple[int, int]:
+    """The anchor of a cleaned window: its first line starts at 0."""
+    return 0, line
+
+
+def _chunk_start(marks: Any, base: int, start: int) -> tuple[int, int]:
+    """Where the chunk holding ``start`` begins in a window read from file offset ``base``, and its first line."""
+    k = (base + start) // CHUNK
+    return k * CHUNK - base, marks[k] + 1
+
+
+def _numbered(starts: Iterator[int], hay: bytes | bytearray, anchor: Callable[[int], tuple[int, int]]) -> Iterator[int]:
+    """The line number of each line start in ``starts``: counted from the previous one, or from ``anchor(start)``
+    (an offset before it whose line is known) when that is nearer."""
+    cursor, cursor_line = -1, 0
+    for start in starts:
+        at, line = anchor(start)
+        if cursor < at:
+            cursor, cursor_line = at, line
+        cursor_line += hay.count(b"\n", cursor, start)
+        cursor = start
+        yield cursor_line
 
 
 @dataclass(frozen=True)
@@ -158,17 +211,19 @@ class _Hits:
     raw: bool
     found: list[int]
     count: int
+    counted_to: int | None  # the line where counting stopped (past MAX_COUNTED matches), else None
     items: list[str]
     numbers: list[int | None]
 
     @classmethod
     def find(cls, lf: LineFile, pattern: str, start_line: int, end_line: int | None, raw: bool) -> _Hits:
-        rx = compile_pattern(pattern, re.MULTILINE)
+        rx = compile_pattern(pattern, multiline=True)
         total = lf.total_lines
         last = min(end_line, total) if end_line is not None else total
-        found, count = ([], 0) if total == 0 or start_line > last else _matching_lines(lf, rx, start_line, last, raw)
+        empty = total == 0 or start_line > last
+        found, count, counted_to = ([], 0, None) if empty else _matching_lines(lf, rx, start_line, last, raw)
         items, numbers = _render_matches(lf, found, start_line, last, terminal=not raw)
-        return cls(pattern, start_line, end_line, last, raw, found, count, items, numbers)
+        return cls(pattern, start_line, end_line, last, raw, found, count, counted_to, items, numbers)
 
 
 def _grep(lf: LineFile, ref: str, hits: _Hits, budget: int, explicit: int | None) -> ToolResult:
@@ -205,16 +260,21 @@ def _grep(lf: LineFile, ref: str, hits: _Hits, budget: int, explicit: int | None
         )
     where = f"lines {start_line:,}-{last:,}" if (start_line > 1 or last < total) else plural(total, "line")
     flags = "" if is_case_sensitive(pattern) else "i"
-    header = f"[saved {ref}{' (raw)' if raw else ''} · /{pattern}/{flags} · {plural(count, 'matching line')} in {where}"
+    matching = plural(count, "matching line")
+    if hits.counted_to is not None:  # counting stopped there: say "at least"
+        matching = f"{count:,}+ matching lines (counted to line {hits.counted_to:,})"
+    header = f"[saved {ref}{' (raw)' if raw else ''} · /{pattern}/{flags} · {matching} in {where}"
     header += f" · showing {len(shown_matches):,}]" if count else "]"
     parts = [header, *body]
     if cont is not None:
         rest = count - len(shown_matches)
-        parts.append(f"[{plural(rest, 'more match', 'more matches')}; next: {call_text(cont)}]")
+        more = plural(rest, "more match", "more matches") if hits.counted_to is None else f"{rest:,}+ more matches"
+        parts.append(f"[{more}; next: {call_text(cont)}]")
     meta: dict[str, Any] = {
         "total_lines": total,
         "pattern": pattern,
         "matches": count,
+        **({"matches_counted_to": hits.counted_to} if hits.counted_to is not None else {}),
         "shown": ranges(shown_lines),
         "omitted": [[cont["args"]["start_line"], last]] if cont else [],
     }
