@@ -31,17 +31,17 @@ _spec.loader.exec_module(trees)
 
 
 def entry_paths(result: ToolResult) -> list[str]:
-    """The complete paths on the entry lines of a view (directories keep their ``/``)."""
+    """The complete paths on the entry lines of a view (directories keep their ``/``; ``./-x`` is ``-x``)."""
     out = []
     for line in result.text.split("\n"):
         if not line or line.startswith(("[", "…")):
             continue
         if line.startswith('"'):
             path, end = json.JSONDecoder().raw_decode(line)
-            out.append(path + ("/" if line[end : end + 1] == "/" else ""))
-            continue
-        head = line.split("  (", 1)[0]
-        out.append(head.split(" -> ", 1)[0])
+            path += "/" if line[end : end + 1] == "/" else ""
+        else:
+            path = line.split("  (", 1)[0].split(" -> ", 1)[0]
+        out.append(path[2:] if path.startswith("./-") else path)
     return out
 
 

@@ -33,6 +33,8 @@ import errno
 import reprlib
 from typing import Any
 
+from .text import visible
+
 __all__ = [
     "AccessDenied",
     "InvalidArgument",
@@ -85,8 +87,12 @@ def quote(value: Any, limit: int = QUOTE_CHARS) -> str:
 
 
 def clip(text: Any, limit: int = CLIP_CHARS) -> str:
-    """``str(text)`` for an error, as is when short, else its start and end with the size named."""
-    shown = str(text)
+    """``str(text)`` for an error, as is when short, else its start and end with the size named.
+
+    A character that is not printable (a newline, an escape, a byte that is not UTF-8) is shown
+    escaped (``\\n``, ``\\u001b``, ``\\udcff``), so an error stays one readable line.
+    """
+    shown = visible(str(text))
     if len(shown) <= limit:
         return shown
     tail = limit // 3

@@ -10,6 +10,8 @@ r"""Shared text shaping: terminal clean-up, numbers and sizes in words, numbered
 'first␍second'
 >>> human_size(845_312)
 '825.5 KiB'
+>>> visible("bell\x07 and \x9b31m")
+'bell\\u0007 and \\u009b31m'
 >>> ranges([1, 2, 3, 7, 9, 10])
 [[1, 3], [7, 7], [9, 10]]
 """
@@ -23,6 +25,7 @@ __all__ = [
     "CR_MARK",
     "clean_terminal",
     "complement",
+    "escape_char",
     "human_size",
     "mark_carriage_returns",
     "number_line",
@@ -30,6 +33,7 @@ __all__ = [
     "ranges",
     "strip_ansi",
     "thousands",
+    "visible",
 ]
 
 # What a terminal consumes without showing it, in its 7-bit (ESC …) and 8-bit (C1 control) forms:
@@ -45,6 +49,31 @@ _ANSI = re.compile(
     r"|[\x80-\x9f]"
 )
 _HAS_ANSI = re.compile("[\x1b\x80-\x9f]")
+
+
+_SHORT = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f", '"': '\\"', "\\": "\\\\"}
+
+
+def escape_char(c: str) -> str:
+    """One character as a JSON-style escape: ``\\n``, ``\\t``, ``\\\\``, else ``\\uXXXX``."""
+    short = _SHORT.get(c)
+    if short is not None:
+        return short
+    code = ord(c)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # JSON spells a character past the BMP as its UTF-16 surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that is not printable (controls, lone surrogates, …) escaped as ``\\uXXXX``.
+
+    For text shown as is (an error's path): printable characters, backslashes and quotes stay.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else escape_char(c) for c in text)
 
 
 def strip_ansi(text: str) -> str:

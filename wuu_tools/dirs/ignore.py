@@ -23,11 +23,12 @@ True
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..core.names import shown_path
 
 if TYPE_CHECKING:  # imported on first use: most listings never compile a rule file
     import pathspec
@@ -197,7 +198,7 @@ class Scope:
         if not present:
             return self
         base = os.path.join(self._root.path, rel)
-        label = rel if rel.isprintable() else json.dumps(rel)
+        label = shown_path(rel)
         sources = [(f"{label}/{n}", _read_rules(os.path.join(base, n))) for n in present]
         compiled = _compile(sources, "", len(rel) + 1)
         return self if compiled is None else Scope(self._root, (*self._files, compiled))

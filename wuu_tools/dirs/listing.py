@@ -39,6 +39,7 @@ from ..core.errors import (
     map_os_error,
     quote,
 )
+from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..views.ceiling import fit_ceiling
@@ -94,6 +95,8 @@ def list_dir(
     """
     if not isinstance(path, str) or not path:
         raise InvalidArgument(f"path must be a non-empty string, not {quote(path)}")
+    check_path(path)
+    path = given_path(path)
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise InvalidArgument(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {quote(depth)}")
     if not isinstance(include_ignored, bool):
@@ -106,9 +109,9 @@ def list_dir(
     try:
         mode = os.stat(root).st_mode
     except OSError as exc:
-        raise map_os_error(exc, path) from exc
+        raise map_os_error(exc, shown_path(path)) from exc
     if not stat.S_ISDIR(mode):
-        raise NotAFile(f"{clip(path)}: is a file, not a directory (read it with read_file)")
+        raise NotAFile(f"{clip(shown_path(path))}: is a file, not a directory (read it with read_file)")
 
     def view(inner: int) -> ToolResult:
         walker = Walker(root, depth, include_ignored, record_mtimes=parsed is not None)
@@ -151,7 +154,7 @@ class _Ctx:
     def next_call(self, cur: Cursor) -> dict[str, Any]:
         return continuation(
             "list_dir",
-            path=self.path,
+            path=arg_path(self.path),
             depth=self.depth,
             include_ignored=self.include_ignored,
             cursor=encode(cur),

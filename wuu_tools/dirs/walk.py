@@ -18,12 +18,12 @@ to :data:`COUNT_CAP` entries), and an unreadable directory becomes an entry with
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..core.names import shown_path
 from ..core.text import human_size
 from .ignore import IgnoreRules, Scope
 
@@ -311,11 +311,5 @@ def _inside(n: int, capped: bool) -> str:
 
 
 def display_path(rel: str) -> str:
-    """A path as shown: as is, or JSON-quoted when it holds control characters or edge spaces."""
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:  # undecodable bytes in the name (surrogate escapes)
-        return json.dumps(rel)
-    if rel.isprintable() and rel == rel.strip():
-        return rel
-    return json.dumps(rel, ensure_ascii=False)
+    """A path as shown (:func:`~wuu_tools.core.names.shown_path`): as is, ``./-name``, or JSON-quoted."""
+    return shown_path(rel)

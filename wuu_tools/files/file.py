@@ -9,6 +9,7 @@ from ..core.budget import resolve_budget
 from ..core.env import media_limit
 from ..core.errors import InvalidArgument, quote
 from ..core.lines import LineFile
+from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
@@ -56,6 +57,8 @@ def read_file(
     """
     if not isinstance(path, str) or not path:
         raise InvalidArgument(f"path must be a non-empty string, not {quote(path)}")
+    check_path(path)
+    path = given_path(path)
     check_range(start_line, end_line, start_char)
     if revision is not None and not isinstance(revision, str):
         raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
@@ -64,7 +67,7 @@ def read_file(
 
         check_symbol(symbol, start_line, end_line, start_char)
     resolved = resolve_budget(budget)
-    with LineFile.open(path) as lf:
+    with LineFile.open(path, what=shown_path(path)) as lf:
         kind = classify(lf.pread(0, SNIFF_BYTES), path)
         if kind is not None:  # described before any line is counted
             size = lf.stat.st_size
@@ -84,7 +87,9 @@ def read_file(
                 budget=resolved,
                 explicit_budget=budget,
             )
-        subject = Subject(tool="read_file", key={"path": path}, label=path, outline=lambda: _outline(lf, path))
+        subject = Subject(
+            tool="read_file", key={"path": arg_path(path)}, label=shown_path(path), outline=lambda: _outline(lf, path)
+        )
         return fit_ceiling(
             lambda inner: render_view(
                 lf,
@@ -122,7 +127,7 @@ def _binary(path: str, kind: tuple[str, str], size: int, shown: str | None = Non
         over = mime in IMAGE_TYPES and size > media_limit()
         shown = "over WUU_MEDIA_MAX_BYTES, not attached" if over else "no text to show"
     return ToolResult(
-        text=f"[{path}: binary file, {desc} ({mime}), {human_size(size)} — {shown}]",
+        text=f"[{shown_path(path)}: binary file, {desc} ({mime}), {human_size(size)} — {shown}]",
         complete=True,
         meta={
             "binary": True,

@@ -31,6 +31,7 @@ from typing import Annotated, Any
 
 from ..core.budget import resolve_budget
 from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError, clip, quote
+from ..core.names import check_path, given_path
 from ..core.result import ToolResult
 from ..core.store import Store, use_store
 from .schema import ToolSpec, tool_spec
@@ -70,8 +71,6 @@ _PATH_ARGS: dict[str, tuple[str, ...]] = {
     "run_command": ("cwd",),
 }
 _ALWAYS_CALLABLE = ("read_saved", "project_result")
-PATH_MAX_BYTES = 4096
-"""The longest path a call may name (Linux's PATH_MAX); a longer one is refused before it is resolved."""
 _IN_THE_ROOT: dict[tuple[str, str], str] = {
     ("read_file", "path"): "The file to read; a relative path starts at the workspace root.",
     ("list_dir", "path"): 'The directory to list; a relative path starts at the workspace root ("." is the root).',
@@ -191,9 +190,13 @@ class Toolset:
             if self.budget is not None and "budget" not in kwargs and "budget" in _param_names(spec):
                 kwargs["budget"] = self.budget
             with use_store(self.store):
-                return spec.fn(**kwargs)
+                result: ToolResult = spec.fn(**kwargs)
+            return result
         except WuuError as exc:
             return ToolResult.from_error(exc, name, budget)
+        except Exception as exc:
+            failure = WuuError(f"internal error ({type(exc).__name__}): {clip(exc)}; please report it")
+            return ToolResult.from_error(failure, name, budget)
 
     def _confine(self, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Resolve the path arguments of ``name`` against the root and refuse escapes."""
@@ -203,10 +206,9 @@ class Toolset:
             if value is None:
                 kwargs[arg] = str(self.root)
                 continue
-            if isinstance(value, str) and len(value.encode("utf-8", "surrogatepass")) > PATH_MAX_BYTES:
-                raise InvalidArgument(  # no file has such a path; resolving it would cost seconds
-                    f"{arg} {quote(value)} is longer than a path can be ({PATH_MAX_BYTES:,} bytes)"
-                )
+            if isinstance(value, str):
+                check_path(value, arg)  # no file has such a path; resolving it would cost seconds
+                value = given_path(value)  # a quoted name copied from a view
             try:
                 given = Path(value).expanduser()
                 real = (given if given.is_absolute() else self.root / given).resolve()
