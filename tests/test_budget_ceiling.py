@@ -311,3 +311,61 @@ def test_the_cli_prints_within_the_budget(budget: int, tmp_path: Path) -> None:
         _printed_tokens("run", "--budget", str(budget), "--", sys.executable, str(tmp_path / "log.py"), code=1)
         <= budget
     )
+
+
+# -- errors of hostile arguments ---------------------------------------------------------------
+
+HOSTILE = st.sampled_from(
+    [
+        "a" * 5_000,
+        "f" * 200_000,
+        "0123456789ab\n",
+        "\x1b]52;c;ZXZpbA==\x07",
+        "log-" + "0" * 32 + "\n",
+        "..\n/" * 3000,
+        "\udcff" * 70_000,
+        "\x9b2J" * 20_000,
+    ]
+)
+"""Strings a hostile caller sends as arguments: huge, multi-line, escape sequences, undecodable."""
+HOSTILE_CALLS = (
+    ("read_file", "revision"),
+    ("read_file", "path"),
+    ("list_dir", "revision"),
+    ("list_dir", "cursor"),
+    ("list_dir", "path"),
+    ("read_saved", "ref"),
+    ("read_saved", "pattern"),
+    ("read_conversation", "format"),
+    ("read_conversation", "revision"),
+    ("run_command", "cwd"),
+    ("read_file", "no_such_argument"),
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(100, 8000), call=st.sampled_from(HOSTILE_CALLS), value=HOSTILE)
+@example(budget=100, call=("read_file", "revision"), value="f" * 200_000)
+@example(budget=2000, call=("list_dir", "revision"), value="a" * 5_000)
+@example(budget=100, call=("read_saved", "ref"), value="log-" + "0" * 32 + "\n")
+def test_an_error_of_a_hostile_argument_fits_the_budget(budget: int, call: tuple[str, str], value: str) -> None:
+    """Every string argument is checked for form and length before use: the error quotes it cut, within the budget."""
+    src = _sources()
+    base = src["base"]
+    tool, name = call
+    args: dict[str, Any] = {
+        "read_file": {"path": "module.py"},
+        "list_dir": {"path": "tree"},
+        "read_saved": {"ref": src["log"]},
+        "read_conversation": {"path": src["conv"]},
+        "run_command": {"command": "echo hi"},
+    }[tool]
+    args = {**args, name: value, "budget": budget}
+    if name == "pattern":
+        args["pattern"] = value if len(value) > 1000 else "(" + value  # too long, or not a regex
+    result = Toolset(root=base).call(tool, args)
+    assert "error" in result.meta, result.text[:300]
+    _check(result, budget)
+    assert "\n" not in result.text and "\x1b" not in result.text and "\x9b" not in result.text
+    result.text.encode("utf-8")  # no lone surrogate: any JSON encoder and MCP client can carry it
+    assert len(result.text) < 1_200, len(result.text)

@@ -19,7 +19,8 @@ server) turn these errors into a readable one-line ``ToolResult`` instead of rai
 An error is read by a model like any view, so it is bounded: an input it quotes goes through
 :func:`quote` (a ``repr``) or :func:`clip` (a path or text shown as is), cut to a readable
 length with the size of the whole named, and a message is never longer than
-:data:`MESSAGE_CHARS` (a longer one loses its middle, and says so).
+:data:`MESSAGE_CHARS` (a longer one loses its middle, and says so). It is one line: a character
+that is not printable (a newline, an escape, a byte that is not UTF-8) is shown escaped.
 
 >>> quote("x" * 100_000, limit=8)
 "'xxxxxxxx…' (100,000 characters)"
@@ -30,6 +31,7 @@ length with the size of the whole named, and a message is never longer than
 from __future__ import annotations
 
 import errno
+import re
 import reprlib
 from typing import Any
 
@@ -47,6 +49,7 @@ __all__ = [
     "UnsupportedFormat",
     "WuuError",
     "check_length",
+    "check_revision",
     "clip",
     "map_os_error",
     "quote",
@@ -105,6 +108,25 @@ def check_length(name: str, value: str, limit: int = PATTERN_CHARS) -> None:
         raise InvalidArgument(f"{name} {quote(value)} is too long: at most {limit:,} characters")
 
 
+REVISION_CHARS = 64
+"""The longest revision a tool takes (every revision a result gives is far shorter)."""
+_REVISION = re.compile(r"[0-9A-Za-z][0-9A-Za-z._:-]*")
+
+
+def check_revision(value: Any) -> None:
+    """Refuse a ``revision`` argument that no result gave: not a string, too long, or holding other characters.
+
+    Checked before it is compared or quoted, so a huge or multi-line revision never reaches a view.
+    """
+    if value is None:
+        return
+    if not isinstance(value, str) or len(value) > REVISION_CHARS or not _REVISION.fullmatch(value):
+        raise InvalidArgument(
+            f"revision {quote(value)} is not a revision: pass the revision exactly as a result gave it "
+            f"(letters, digits and ._:-, at most {REVISION_CHARS} characters), or leave it out"
+        )
+
+
 def _bounded(message: str) -> str:
     if len(message) <= MESSAGE_CHARS:
         return message
@@ -119,7 +141,7 @@ class WuuError(Exception):
     kind = "error"
 
     def __init__(self, message: str) -> None:
-        message = _bounded(str(message))
+        message = _bounded(visible(str(message)))  # one line, whatever an input it quotes holds
         super().__init__(message)
         self.message = message
 

@@ -98,7 +98,7 @@ class Store:
 
         With ``record`` the reference is a random id, not the digest of the bytes.
         """
-        if not _KIND.match(kind):
+        if not _KIND.fullmatch(kind):
             raise InvalidReference(f"store kind {kind!r} must be 1-16 lowercase letters or digits")
         return StoreWriter(self, kind, record=record)
 

@@ -35,6 +35,7 @@ from ..core.errors import (
     SourceError,
     StoreError,
     WuuError,
+    check_revision,
     clip,
     map_os_error,
     quote,
@@ -101,8 +102,7 @@ def list_dir(
         raise InvalidArgument(f"depth must be a whole number from 1 to {MAX_DEPTH}, not {quote(depth)}")
     if not isinstance(include_ignored, bool):
         raise InvalidArgument(f"include_ignored must be true or false, not {quote(include_ignored)}")
-    if revision is not None and not isinstance(revision, str):
-        raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
+    check_revision(revision)
     limit = resolve_budget(budget)
     parsed = decode(cursor) if cursor is not None else None
     root = os.path.abspath(path)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..core.budget import resolve_budget
 from ..core.env import media_limit
-from ..core.errors import InvalidArgument, quote
+from ..core.errors import InvalidArgument, check_revision, quote
 from ..core.lines import LineFile
 from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
@@ -60,8 +60,7 @@ def read_file(
     check_path(path)
     path = given_path(path)
     check_range(start_line, end_line, start_char)
-    if revision is not None and not isinstance(revision, str):
-        raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
+    check_revision(revision)
     if symbol is not None:
         from .symbol import check_symbol
 

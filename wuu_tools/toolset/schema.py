@@ -36,8 +36,23 @@ from dataclasses import dataclass
 from typing import Any, Literal, Union
 
 from ..core.errors import InvalidArgument, quote
+from ..core.text import visible
 
-__all__ = ["Param", "ToolSpec", "json_schema_for", "parse_docstring", "tool_spec"]
+__all__ = ["DEFAULT_MAX_CHARS", "MAX_CHARS", "Param", "ToolSpec", "json_schema_for", "parse_docstring", "tool_spec"]
+
+MAX_CHARS = {
+    "revision": 64,
+    "ref": 64,
+    "cursor": 8192,
+    "pattern": 1000,
+    "format": 64,
+    "tool": 256,
+    "path": 4096,
+    "cwd": 4096,
+}
+"""The longest string each argument takes from a model; every value a result hands out is far shorter."""
+DEFAULT_MAX_CHARS = 1 << 20
+"""The longest string any other argument takes (a shell command: a line this long is an error, not a command)."""
 
 _SECTION = re.compile(
     r"^(Args|Arguments|Parameters|Returns?|Yields|Raises|Examples?|Notes?|Attributes|See Also|Warnings?):\s*$"
@@ -141,6 +156,9 @@ class ToolSpec:
             problem = _mismatch(value, p.schema)
             if problem:
                 raise InvalidArgument(f"argument {p.name!r} must be {problem}, not {_show(value)}")
+            limit = MAX_CHARS.get(p.name, DEFAULT_MAX_CHARS)
+            if isinstance(value, str) and len(value) > limit:
+                raise InvalidArgument(f"argument {p.name!r} is too long: {_show(value)}; at most {limit:,} characters")
             out[p.name] = value
         return out
 
@@ -292,8 +310,8 @@ def _array_words(schema: Mapping[str, Any]) -> str:
 def _show(value: Any) -> str:
     """A model's argument value for an error: JSON when it is a short scalar, else cut, its size named."""
     if isinstance(value, str) and len(value) > 57:
-        return f'{json.dumps(value[:57], ensure_ascii=False)[:-1]}…" ({len(value):,} characters)'
+        return f'{visible(json.dumps(value[:57], ensure_ascii=False))[:-1]}…" ({len(value):,} characters)'
     if value is None or isinstance(value, (str, int, float, bool)):
-        text = json.dumps(value, ensure_ascii=False)
+        text = visible(json.dumps(value, ensure_ascii=False))
         return text if len(text) <= 60 else quote(value, 57)
     return quote(value, 57)  # never serialised whole: a list of big strings would cost its whole size
