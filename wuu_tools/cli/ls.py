@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["register", "render_tree"]
+__all__ = ["CUT", "fit_width", "register", "render_tree"]
 
 
 def _split(line: str) -> tuple[str, str, str] | None:
@@ -36,15 +36,47 @@ def _split(line: str) -> tuple[str, str, str] | None:
     return path, path, line[len(path) :]
 
 
-def _label(shown: str, rest: str) -> Text:
+CUT = "…"
+"""Marks the middle of a path cut to fit the terminal's width (its start and its end are kept)."""
+
+
+def fit_width(text: str, width: int) -> str:
+    """``text`` cut in the middle, marked with :data:`CUT`, to ``width`` terminal cells; as it is when it fits.
+
+    >>> fit_width("src/" + "n" * 20 + "A.py", 16)
+    'src/nnnn…nnnA.py'
+    """
+    from rich.cells import cell_len
+
+    if cell_len(text) <= width:
+        return text
+    room = max(width - 1, 2)
+    head, tail = text[: (room + 1) // 2], text[len(text) - room // 2 :]
+    while cell_len(head) + cell_len(tail) > room and (head or tail):  # wide characters take two cells
+        head, tail = (head[:-1], tail) if cell_len(head) >= cell_len(tail) else (head, tail[1:])
+    return head + CUT + tail
+
+
+def _label(shown: str, rest: str, width: int | None = None) -> Text:
+    from rich.cells import cell_len
     from rich.text import Text
 
     is_dir = shown.endswith("/")
+    facts = rest.find("  (")
+    if width is not None and cell_len(shown) + cell_len(rest) > width:
+        # Too wide for the terminal: the path loses its middle (marked) and keeps its end; what
+        # it is (size, entries, link) is cut before the path is.
+        facts_text = rest[facts:] if facts > 0 else rest
+        room = max(width - cell_len(rest if facts <= 0 else rest[:facts]) - min(cell_len(facts_text), 24), 12)
+        cut = fit_width(shown.rstrip("/"), room - (1 if is_dir else 0)) + ("/" if is_dir else "")
+        if cut != shown:
+            shown = cut
+            rest = fit_width(rest, max(width - cell_len(shown), 8))
+            facts = rest.find("  (")
     parent, slash, name = shown.rstrip("/").rpartition("/")
-    text = Text()
+    text = Text(no_wrap=True, overflow="ellipsis")
     text.append(parent + slash, style="dim")
     text.append(name + ("/" if is_dir else ""), style="bold blue" if is_dir else "bold")
-    facts = rest.find("  (")
     if facts > 0:
         text.append(rest[:facts], style="cyan")
         rest = rest[facts:]
@@ -74,11 +106,12 @@ def render_tree(result: ToolResult, console: Console) -> None:
         path, shown, rest = parts
         key = path.rstrip("/")
         parent = nodes.get(key.rpartition("/")[0], tree)
-        nodes[key] = parent.add(_label(shown, rest))
+        depth = key.count("/") if parent is not tree else 0
+        nodes[key] = parent.add(_label(shown, rest, console.width - 4 * depth - 1))
     for text in before:
         console.print(text)
     if nodes:
-        console.print(tree)
+        console.print(tree, soft_wrap=False)  # each line fits the width: a path too long is cut in the middle, marked
     for text in after:
         console.print(text)
 

@@ -1,11 +1,20 @@
 """How the CLI shows a ToolResult: rich on a terminal, the exact text when piped, JSON on request.
 
+Content never drives the terminal. Whatever goes to a terminal — a view, ``--raw`` bytes, the
+JSON envelope, an error line, with or without ``NO_COLOR`` — has its control characters shown
+(:func:`for_terminal`): ESC as ``␛``, every other C0 control but tab and newline as its control
+picture (``␇``, ``␈``, ``␍``), DEL as ``␡``, and the C1 controls (U+0080-U+009F, which many
+terminals take for ESC sequences: U+009B is CSI, U+009D is OSC) as ``<U+009B>``. In JSON they
+are ``\u009b`` escapes, so it stays valid JSON. The colours rich adds are the only escape
+sequences the CLI writes. Piped or redirected, the text is exact.
+
 Nothing here loads typer until a command exits through it, so ``wuu run``'s own parser
 (:mod:`.runfast`) shows results and errors with the same code as every typer command.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -18,11 +27,41 @@ from ..core.result import ToolResult
 if TYPE_CHECKING:
     import typer  # noqa: F401
 
-__all__ = ["call_tool", "emit", "fail", "plain_output", "run_tool"]
+__all__ = ["call_tool", "emit", "fail", "for_terminal", "plain_output", "run_tool"]
 
 T = TypeVar("T")
 
 _LINE = re.compile(r"^(\s*\d+)(\t)(.*)$")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _picture(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the control pictures: ␀ … ␛ … ␟
+    return "\u2421" if code == 0x7F else f"<U+{code:04X}>"
+
+
+def for_terminal(text: str) -> str:
+    """``text`` with its control characters shown, not obeyed (tab and newline stay).
+
+    >>> for_terminal("ok\x1b]52;c;ZXZpbA==\x07 \x9b2J\tend")
+    'ok␛]52;c;ZXZpbA==␇ <U+009B>2J\tend'
+    """
+    return _CONTROLS.sub(_picture, text)
+
+
+def _json_for_terminal(text: str) -> str:
+    """JSON text (C0 controls already escaped) with DEL and the C1 controls escaped too: still the same JSON."""
+    return _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _is_tty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
 
 
 def _rich(result: ToolResult) -> None:
@@ -81,9 +120,14 @@ Renderer = Callable[[ToolResult], None]
 
 def emit(result: ToolResult, as_json: bool, render: Renderer | None = None) -> None:
     """Print ``result``: the JSON envelope, a rich view on a terminal (``render``, if given), or the exact text."""
+    tty = _is_tty(sys.stdout)
     if as_json:
-        print(result.to_json(indent=2), flush=True)
-    elif not plain_output():
+        text = result.to_json(indent=2)
+        print(_json_for_terminal(text) if tty else text, flush=True)
+        return
+    if tty and _CONTROLS.search(result.text):
+        result = dataclasses.replace(result, text=for_terminal(result.text))
+    if not plain_output():
         (render or _rich)(result)
     else:
         sys.stdout.write(result.text)
@@ -93,7 +137,8 @@ def emit(result: ToolResult, as_json: bool, render: Renderer | None = None) -> N
 
 
 def _error(message: str) -> None:
-    print(f"wuu: {message}", file=sys.stderr, flush=True)
+    line = f"wuu: {message}"
+    print(for_terminal(line) if _is_tty(sys.stderr) else line, file=sys.stderr, flush=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

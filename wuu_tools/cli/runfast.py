@@ -124,7 +124,9 @@ def run_watched(target: str | list[str], cwd: str | None, timeout: float | None,
 
 def _leave(code: int, message: str | None = None) -> NoReturn:
     if message is not None:
-        print(message, file=sys.stderr)
+        from .output import for_terminal
+
+        print(for_terminal(message) if sys.stderr.isatty() else message, file=sys.stderr)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
