@@ -468,15 +468,46 @@ def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, whole: bool = 
 
 
 def _unsaved(verdict: str, sink: LogSink, meta: dict[str, Any]) -> ToolResult:
-    """Invariant 7: the output unshortened up to the hard cap, and what could not be saved."""
+    """Invariant 7: the output unshortened up to the hard cap, and what could not be saved.
+
+    The start of the output comes first and its end last (the end is where a failure is
+    printed), each as whole lines; what lies between them is named as lost.
+    """
     reason = sink.error.message if sink.error else "the store failed"
     note = f"[the output could not be saved ({reason}); no reference is given]"
-    body = sink.memory.decode("utf-8", "replace")
-    room = HARD_CAP_BYTES - len(verdict.encode()) - len(note.encode()) - 80
-    raw = body.encode()[:room].decode("utf-8", "ignore")
-    lost = max(sink.size - len(raw.encode()), 0)
-    tail = f"[the remaining {human_size(lost)} of output were lost: not saved]" if lost else ""
-    text = "\n".join(x for x in (verdict, note, "\n".join(clean_terminal(s) for s in raw.split("\n")), tail) if x)
-    meta = {**meta, "total_lines": sink.saved_lines, "shown": [], "omitted": [], "unsaved_bytes": lost}
+    room = HARD_CAP_BYTES - len(verdict.encode()) - len(note.encode()) - 200
+    head, tail = bytes(sink.memory), bytes(sink.tail)
+    tail_start = sink.size - len(tail)
+    if tail and tail_start <= len(head):  # the two meet: the output is all here
+        head, tail = head + tail[len(head) - tail_start :], b""
+        tail_start = len(head)
+    elif tail:
+        k = tail.find(b"\n") + 1  # whole lines only: the first may have started before the tail
+        tail, tail_start = (tail[k:], tail_start + k) if k else (b"", sink.size)
+    tail_room = min(len(tail), room // 4)
+    if len(tail) > tail_room:  # the last whole lines that fit
+        k = tail.find(b"\n", len(tail) - tail_room) + 1
+        tail, tail_start = (tail[k:], tail_start + k) if 0 < k < len(tail) else (b"", sink.size)
+    cut = len(head) > room - len(tail)
+    if cut:
+        k = head.rfind(b"\n", 0, room - len(tail)) + 1
+        head = head[: k or room - len(tail)]  # whole lines, unless one line is longer than the room
+    lost = (tail_start if tail else sink.size) - len(head)
+    parts = [verdict, note, _shown_lines(head)]
+    if lost > 0:
+        where = "in between" if tail else "after these"
+        parts.append(f"[{human_size(lost)} of output {where} were lost: not saved]")
+    if tail:
+        lines = tail.count(b"\n") + (0 if tail.endswith(b"\n") else 1)
+        parts.append(f"[the last {plural(lines, 'line')} of the output:]")
+        parts.append(_shown_lines(tail))
+    text = "\n".join(x for x in parts if x)
+    meta = {**meta, "total_lines": sink.saved_lines, "shown": [], "omitted": [], "unsaved_bytes": max(lost, 0)}
     # Nothing to continue with (no reference), and complete only if nothing was lost.
-    return ToolResult(text=text, complete=lost == 0, meta=meta)
+    return ToolResult(text=text, complete=lost <= 0, meta=meta)
+
+
+def _shown_lines(data: bytes) -> str:
+    """Output bytes as a view shows them: decoded, each line as the terminal left it."""
+    text = data.decode("utf-8", "replace")
+    return "\n".join(clean_terminal(s) for s in text.removesuffix("\n").split("\n")) if text else ""

@@ -10,7 +10,8 @@ of every 64 KiB chunk, so :func:`prime_line_index` can hand the line index of a 
 end, so on Linux they move from the pipe into the ring in the kernel (:meth:`LogSink.splice`),
 unread; a spliced piece may end mid-line, and then the other stream's lines wait for that
 line's end. If the store fails the sink keeps the first ``HARD_CAP_BYTES`` in memory so the
-caller can still show them.
+caller can still show them, and, once the store has failed, the last :data:`TAIL_BYTES` too
+(where a failure printed at the end is).
 
 Everything happens in the reading thread: on a small machine a writer thread beside it
 (writing while the next block is read) measured slower, the GIL hand-offs and wake-ups
@@ -41,6 +42,7 @@ __all__ = ["LogSink", "prime_line_index", "watch"]
 READ_SIZE = 1 << 20
 PENDING_MAX = 64 << 10  # a partial line longer than this is written without waiting for its newline
 MAX_STDERR_RANGES = 1000
+TAIL_BYTES = 16 << 10  # the end of the output kept in memory once the store has failed
 RING_BATCH = 256 << 10  # ring-bound bytes gathered before they are written (one pwritev) ...
 RING_BATCH_PIECES = 256  # ... or this many pieces (under any IOV_MAX)
 _PWRITEV = hasattr(os, "pwritev")
@@ -89,6 +91,7 @@ class LogSink:
         except StoreError as exc:
             self.error = exc
         self.memory = bytearray()  # the first HARD_CAP_BYTES, shown if the store fails
+        self.tail = bytearray()  # once the store failed: the last TAIL_BYTES (at most twice that while kept)
         self.size = 0
         self.newlines = 0  # newlines of the output while it is counted (not in the ring)
         self.ends_line = True
@@ -277,6 +280,10 @@ class LogSink:
         self.ends_line = data.endswith(b"\n", 0, end)
         if len(self.memory) < HARD_CAP_BYTES:
             self.memory += data[: min(end, HARD_CAP_BYTES - len(self.memory))]
+        if self.writer is None:  # nothing is saved: keep the end of the output in memory, bounded
+            self.tail += data[max(0, end - TAIL_BYTES) : end]
+            if len(self.tail) > 2 * TAIL_BYTES:
+                del self.tail[:-TAIL_BYTES]
 
     def _head(self, stream: int, data: Bytes, end: int) -> tuple[int, int]:
         """Write ``data[:end]`` into the head of the log, opening the ring when it is full.
