@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from .cancel import check_stop
 from .store import current_store
 
 __all__ = ["CHUNK", "DISK_CACHE_MIN", "READ_BLOCK", "LineIndex", "index_for", "key_of", "prime_index"]
@@ -72,6 +73,7 @@ def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
     fh.seek(0)
     pos = 0
     while True:
+        check_stop()  # a stopped call ends between two blocks of a huge file
         n = fh.readinto(buf)
         if not n:
             break

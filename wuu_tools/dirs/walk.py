@@ -23,6 +23,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..core.cancel import check_stop
 from ..core.names import shown_path
 from ..core.text import human_size
 from .ignore import IgnoreRules, Scope
@@ -118,6 +119,7 @@ class Walker:
         """
         path = os.path.join(self.root, rel) if rel else self.root
         mtime = 0
+        check_stop()  # a stopped call ends between two directories
         try:
             if self.record_mtimes:
                 mtime = os.stat(path).st_mtime_ns
@@ -153,6 +155,7 @@ class Walker:
     def count(self, rel: str, scope: Scope) -> tuple[int, str | None, int]:
         """``(entries, error, mtime)`` of a directory that is shown but not expanded: what ``scan`` would list."""
         path = os.path.join(self.root, rel)
+        check_stop()
         try:
             mtime = os.stat(path).st_mtime_ns if self.record_mtimes else 0
             with os.scandir(path) as it:
