@@ -37,8 +37,10 @@ __all__ = ["Pattern", "compile_pattern", "is_case_sensitive"]
 
 _NOT_LETTERS = re.compile(r"\\[A-Za-z]|\(\?P[<=]\w+>?|\(\?<\w+>|\\N\{[^}]*\}|\{[\d,]+\}|\\[px]\{[^}]*\}")
 
-MAX_PROGRAM_BYTES = 64 << 20
-"""Memory RE2 may use for one pattern (its compiled program and its DFA cache); a bigger pattern is refused."""
+MAX_PROGRAM_BYTES = 8 << 20
+"""Memory RE2 may use for one pattern (its compiled program and its DFA cache; RE2's default): a bigger
+pattern is refused, and a search whose DFA needs more goes on in RE2's NFA (slower, still linear).
+More memory does not help such a search: each search of a window fills the cache before it gives up."""
 
 # RE2's parse errors, by the start of their message (and the operator it quotes): what the construct is called.
 _CONSTRUCTS: tuple[tuple[str, str], ...] = (

@@ -35,7 +35,7 @@ __all__ = ["read_saved"]
 CONTEXT = 2
 MAX_FOUND = 5000  # line numbers listed; past them, matches are only counted
 MAX_COUNTED = 100_000  # matches counted; past them the count says '100,000+' (a dense pattern costs ~1 s, not ~1 min)
-WINDOW_MIN = 64 << 10  # the smallest window (and the first): a slow pattern is stopped within one
+WINDOW_MIN = 256 << 10  # the smallest window (and the first): a slow pattern is stopped within one
 SEARCH_WINDOW = 4 << 20  # bytes RE2 searches at a time (whole lines; a longer line widens it)
 _C1 = re.compile("[\x80-\x9f]")
 MAX_MATCH_CHARS = 2000
@@ -142,7 +142,7 @@ def _matching_lines(lf: LineFile, rx: Pattern, first: int, last: int, raw: bool)
     within its chunk, so a window without matches costs the engine's pass alone. Past
     :data:`MAX_COUNTED` matches the count stops (the third value is the last line counted,
     else None). A call that is stopped (a cancelled MCP call, a closing server) ends between
-    two windows; a window is sized so that it takes about 0.05 s (from 64 KiB to 4 MiB), so a
+    two windows; a window is sized so that it takes 0.05-0.25 s (from 256 KiB to 4 MiB), so a
     pattern that makes RE2 slow (its DFA out of memory, the NFA at a few MB/s) still stops soon.
     """
     found: list[int] = []
@@ -180,7 +180,7 @@ def _matching_lines(lf: LineFile, rx: Pattern, first: int, last: int, raw: bool)
             elif count >= MAX_COUNTED:
                 return found, count, number
         took = time.monotonic() - started
-        want = min(want * 2, SEARCH_WINDOW) if took < 0.02 else max(want // 2, WINDOW_MIN) if took > 0.1 else want
+        want = min(want * 2, SEARCH_WINDOW) if took < 0.05 else max(want // 2, WINDOW_MIN) if took > 0.25 else want
         pos = base + cut
     return found, count, None
 
