@@ -31,10 +31,10 @@ SGR = re.compile(r"\x1b\[[0-9;]*m")
 FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes | None = None) -> str:
-    """What ``argv`` writes to a 120-column pty (stdout and stderr both)."""
+def on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes | None = None, cols: int = 120) -> str:
+    """What ``argv`` writes to a pty ``cols`` wide (stdout and stderr both)."""
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
     with subprocess.Popen(
         argv,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -128,3 +128,14 @@ def test_raw_bytes_stay_exact_in_a_pipe(sources: dict[str, str], tree: Marked) -
     piped = subprocess.run(wuu_argv("saved", sources["ref"], "--raw"), env=tree.env, capture_output=True, timeout=60)
     assert piped.returncode == 0
     assert "\x1b]52;c;ZXZpbA==\x07" in piped.stdout.decode()  # for a pipe or a file: the stored bytes
+
+
+def test_a_name_too_wide_for_the_terminal_is_cut_in_the_middle_and_marked(tmp_path: Path, tree: Marked) -> None:
+    for end in ("A", "B"):
+        (tmp_path / ("n" * 103 + end)).write_text("x\n")
+    env = {k: v for k, v in tree.env.items() if k not in ("NO_COLOR", "COLUMNS")}
+    out = on_a_terminal(wuu_argv("ls"), {**env, "TERM": "xterm-256color"}, tmp_path, cols=80)
+    entries = [SGR.sub("", line) for line in out.replace("\r\n", "\n").split("\n") if "nnnn" in line]
+    assert len(entries) == 2 and entries[0] != entries[1], entries  # was: two identical lines
+    for line, end in zip(entries, ("A", "B"), strict=True):
+        assert "…" in line and f"{end}  (" in line and len(line) <= 80, line
