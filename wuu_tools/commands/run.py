@@ -47,7 +47,7 @@ from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from .procs import TOKEN_ENV, end_tree, find_tree, new_token
 from .sink import LogSink
-from .stop import Stop, current_stop, note_saved, on_signals, redeliver, wait_exit
+from .stop import Stop, current_stop, note_saved, on_signals, redeliver, stopping, wait_exit
 from .watchdog import Watchdog
 
 __all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "project_captured", "resolve_timeout", "run_command"]
@@ -348,16 +348,17 @@ def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int
         return _unsaved(verdict, sink, run_meta)
     from ..logs.output import project_output
 
-    view = project_output(
-        ref,
-        budget=resolved,
-        explicit_budget=budget,
-        verdict=verdict,
-        whole_verdict=_verdict(run_meta, limit, sink, whole=True),
-        meta=run_meta,
-        exit_code=run_meta["exit_code"],
-        failed=run_meta["timed_out"] or run_meta["signal"] is not None,
-    )
+    with stopping(None):  # the command has ended: its view is made, even for a caller that stopped it
+        view = project_output(
+            ref,
+            budget=resolved,
+            explicit_budget=budget,
+            verdict=verdict,
+            whole_verdict=_verdict(run_meta, limit, sink, whole=True),
+            meta=run_meta,
+            exit_code=run_meta["exit_code"],
+            failed=run_meta["timed_out"] or run_meta["signal"] is not None,
+        )
     assert view is not None
     return view
 

@@ -49,8 +49,8 @@ def current_stop() -> Any:
 
 
 @contextlib.contextmanager
-def stopping(stop: S) -> Iterator[S]:
-    """Put ``stop`` in force for the work done inside the block."""
+def stopping(stop: S | None) -> Iterator[S | None]:
+    """Put ``stop`` in force for the work done inside the block (None: no stop, whatever the caller's)."""
     token = _current.set(stop)
     try:
         yield stop
