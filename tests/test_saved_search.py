@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,7 +130,7 @@ EVIDENCE_LINES = [
 @pytest.mark.parametrize("line", EVIDENCE_LINES)
 def test_the_suggested_search_covers_what_the_evidence_shows(line: str) -> None:
     assert classify(clean_line(line)) is not None, "not evidence: the example is wrong"
-    assert compile_pattern(GREP_HINT, re.MULTILINE).search(line), f"the suggested search misses {line!r}"
+    assert compile_pattern(GREP_HINT, multiline=True).search(line), f"the suggested search misses {line!r}"
 
 
 def test_the_printed_search_call_pastes_and_finds_the_failure(coloured: str, tmp_path: Path) -> None:
