@@ -16,6 +16,7 @@ from typing import Any
 from ..core.budget import count_tokens
 from ..core.errors import InvalidArgument, clip, quote
 from ..core.lines import LineFile
+from ..core.names import arg_path, shown_path
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import human_size, plural
 from ..views.ceiling import fit_ceiling
@@ -72,7 +73,7 @@ def read_symbol(
             f"symbol: {clip(path)} has no definitions to look up (it defines none, is of a kind read without a "
             f"grammar or keywords, or is over {human_size(MAP_MAX_BYTES)}); read it by lines"
         )
-    subject = Subject(tool="read_file", key={"path": path}, label=path)
+    subject = Subject(tool="read_file", key={"path": arg_path(path)}, label=shown_path(path))
     if symbol == ALL:
         return fit_ceiling(
             lambda inner: _map_view(lf, path, outline, start_line, end_line, revision, inner, explicit_budget),
@@ -116,7 +117,7 @@ def _changed(lf: LineFile, path: str, revision: str | None) -> list[str]:
     if revision is None or revision == lf.revision:
         return []
     return [
-        f"[changed: {path} is now revision {lf.revision}, not {revision} as asked; this view is cut from "
+        f"[changed: {shown_path(path)} is now revision {lf.revision}, not {revision} as asked; this view is cut from "
         f"revision {lf.revision} — do not join it with text read from {revision}]"
     ]
 
@@ -139,7 +140,7 @@ def _map_view(
         raise InvalidArgument(f"start_line {first:,} is past the end: {path} has {plural(total, 'line')}")
     meta["omitted"] = [[first, last]]
     everything = map_entries(outline, first, last)
-    head = f"[{path} · map of lines {first:,}-{last:,} · {plural(len(everything), 'entry', 'entries')}"
+    head = f"[{shown_path(path)} · map of lines {first:,}-{last:,} · {plural(len(everything), 'entry', 'entries')}"
     head += f" · {plural(total, 'line')} · {human_size(lf.size)} · revision {lf.revision}]"
     lines, n, nxt = map_page(outline, first, last, max(1, budget - count_tokens(head) - 60))
     meta["map_entries"] = n
@@ -150,7 +151,7 @@ def _map_view(
     elif nxt is not None:
         cont = continuation(
             "read_file",
-            path=path,
+            path=arg_path(path),
             symbol=ALL,
             start_line=nxt,
             end_line=last,
@@ -163,7 +164,10 @@ def _map_view(
 
 
 def _candidates(lf: LineFile, path: str, outline: Outline, symbol: str, found: list[int], budget: int) -> ToolResult:
-    head = f"[{path}: {quote(symbol)} names {len(found)} definitions; read one by its qualified name or its lines]"
+    head = (
+        f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions; "
+        "read one by its qualified name or its lines]"
+    )
     lines = []
     for i in found[:CANDIDATES]:
         d = outline.defs[i]
