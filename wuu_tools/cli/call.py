@@ -14,12 +14,11 @@ import json
 import sys
 from typing import Any
 
-import typer
-
 from ..core.calls import parse_call
 from ..core.errors import InvalidArgument, WuuError
 from ..toolset.toolset import SCHEMA_FORMATS, TOOLS, Toolset
 from .output import emit, fail
+from .params import Argument, Option, command
 
 
 def _toolset(root: str, budget: int | None, tools: list[str] | None = None) -> Toolset:
@@ -81,42 +80,42 @@ def _parse(first: str, second: str | None) -> tuple[str, dict[str, Any]]:
     return _from_json("{}" if second is None else second, first)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("call")
-    def call(
-        name: str = typer.Argument(
-            ...,
-            metavar="CALL|NAME",
-            help="A call as views print it, like 'read_file(path=\"a.py\", start_line=9)'; or a tool name ("
-            + ", ".join(TOOLS)
-            + "); or - to read the call from stdin.",
-        ),
-        args_json: str | None = typer.Argument(
-            None, metavar="['ARGS_JSON']", help="With a tool name: the arguments as a JSON object, or - for stdin."
-        ),
-        root: str = typer.Option(".", "--root", help="Directory relative paths resolve against."),
-        budget: int | None = typer.Option(None, "--budget", "-b", help="Budget when the call gives none."),
-        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
-    ) -> None:
-        """Call any tool: paste a continuation as a view prints it, or give a name and JSON arguments."""
-        tool, args = _parse(name, args_json)
-        result = _toolset(root, budget, list(TOOLS)).call(tool, args)
-        if result.is_error:
-            kind = result.meta["error"]["kind"]
-            code = 2 if kind in ("invalid_argument", "invalid_reference") else 1
-            if as_json:
-                emit(result, True)
-                raise typer.Exit(code)
-            fail(result.text.removeprefix("error: "), code)
-        emit(result, as_json)
+@command("call")
+def call(
+    name: str = Argument(
+        ...,
+        metavar="CALL|NAME",
+        help="A call as views print it, like 'read_file(path=\"a.py\", start_line=9)'; or a tool name ("
+        + ", ".join(TOOLS)
+        + "); or - to read the call from stdin.",
+    ),
+    args_json: str | None = Argument(
+        None, metavar="['ARGS_JSON']", help="With a tool name: the arguments as a JSON object, or - for stdin."
+    ),
+    root: str = Option(".", "--root", help="Directory relative paths resolve against."),
+    budget: int | None = Option(None, "--budget", "-b", help="Budget when the call gives none."),
+    as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
+) -> None:
+    """Call any tool: paste a continuation as a view prints it, or give a name and JSON arguments."""
+    tool, args = _parse(name, args_json)
+    result = _toolset(root, budget, list(TOOLS)).call(tool, args)
+    if result.is_error:
+        kind = result.meta["error"]["kind"]
+        code = 2 if kind in ("invalid_argument", "invalid_reference") else 1
+        if as_json:
+            emit(result, True)
+            sys.exit(code)
+        fail(result.text.removeprefix("error: "), code)
+    emit(result, as_json)
 
-    @app.command("schema")
-    def schema(
-        fmt: str = typer.Option("openai", "--format", "-f", help="One of: " + ", ".join(SCHEMA_FORMATS) + "."),
-    ) -> None:
-        """Print the tool definitions a Toolset offers a model, as JSON for a provider API or MCP."""
-        try:
-            specs = _toolset(".", None).schemas(fmt)
-        except InvalidArgument as exc:
-            fail(exc.message, 2)
-        typer.echo(json.dumps(specs, ensure_ascii=False, indent=2))
+
+@command("schema")
+def schema(
+    fmt: str = Option("openai", "--format", "-f", help="One of: " + ", ".join(SCHEMA_FORMATS) + "."),
+) -> None:
+    """Print the tool definitions a Toolset offers a model, as JSON for a provider API or MCP."""
+    try:
+        specs = _toolset(".", None).schemas(fmt)
+    except InvalidArgument as exc:
+        fail(exc.message, 2)
+    print(json.dumps(specs, ensure_ascii=False, indent=2), flush=True)

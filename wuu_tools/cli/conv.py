@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-import typer
-
 from ..core.result import ToolResult
 from .output import run_tool
+from .params import Argument, Option, command
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -50,27 +49,24 @@ def _read(path: str, **kwargs: Any) -> ToolResult:
     return read_conversation(path, **kwargs)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("conv")
-    def conv(
-        path: str = typer.Argument(
-            ..., help="Transcript file (Claude Code / Codex JSONL, chat or Messages JSON, ...)."
-        ),
-        before_turn: int | None = typer.Option(None, "--before-turn", "-t", help="Show the turns before this turn."),
-        pattern: str | None = typer.Option(None, "--pattern", "-p", help="Show the lines of turns matching a regex."),
-        fmt: str | None = typer.Option(
-            None,
-            "--format",
-            "-f",
-            help="Force a reader by name (claude-code, codex, openai-chat, ...); an unknown name lists them all.",
-        ),
-        revision: str | None = typer.Option(None, "--revision", help="Revision the caller last saw."),
-        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
-        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
-    ) -> None:
-        """Show a conversation: the task anchor, an index of the middle, the latest turns in full."""
-        run_tool(
-            lambda: _read(path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt),
-            as_json,
-            _rich,
-        )
+@command("conv")
+def conv(
+    path: str = Argument(..., help="Transcript file (Claude Code / Codex JSONL, chat or Messages JSON, ...)."),
+    before_turn: int | None = Option(None, "--before-turn", "-t", help="Show the turns before this turn."),
+    pattern: str | None = Option(None, "--pattern", "-p", help="Show the lines of turns matching a regex."),
+    fmt: str | None = Option(
+        None,
+        "--format",
+        "-f",
+        help="Force a reader by name (claude-code, codex, openai-chat, ...); an unknown name lists them all.",
+    ),
+    revision: str | None = Option(None, "--revision", help="Revision the caller last saw."),
+    budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
+) -> None:
+    """Show a conversation: the task anchor, an index of the middle, the latest turns in full."""
+    run_tool(
+        lambda: _read(path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt),
+        as_json,
+        _rich,
+    )

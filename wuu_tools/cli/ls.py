@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-import typer
-
 from ..core.result import ToolResult
 from .output import run_tool
+from .params import Argument, Option, command
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["CUT", "fit_width", "register", "render_tree"]
+__all__ = ["CUT", "fit_width", "ls", "render_tree"]
 
 
 def _split(line: str) -> tuple[str, str, str] | None:
@@ -116,36 +115,31 @@ def render_tree(result: ToolResult, console: Console) -> None:
         console.print(text)
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``wuu ls`` to ``app``."""
+@command("ls")
+def ls(
+    path: str = Argument(".", help="Directory to list."),
+    depth: int = Option(2, "--depth", "-d", help="Levels to list (1 = its own entries)."),
+    show_all: bool = Option(False, "--all", "-a", help="Also list ignored files, VCS metadata and heavy folders."),
+    cursor: str | None = Option(None, "--cursor", "-c", help="Cursor from an earlier result."),
+    revision: str | None = Option(None, "--revision", help="Revision the caller last saw."),
+    budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
+) -> None:
+    """List a directory as complete paths, breadth-first, within a token budget."""
 
-    @app.command("ls")
-    def ls(
-        path: str = typer.Argument(".", help="Directory to list."),
-        depth: int = typer.Option(2, "--depth", "-d", help="Levels to list (1 = its own entries)."),
-        show_all: bool = typer.Option(
-            False, "--all", "-a", help="Also list ignored files, VCS metadata and heavy folders."
-        ),
-        cursor: str | None = typer.Option(None, "--cursor", "-c", help="Cursor from an earlier result."),
-        revision: str | None = typer.Option(None, "--revision", help="Revision the caller last saw."),
-        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
-        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
-    ) -> None:
-        """List a directory as complete paths, breadth-first, within a token budget."""
+    def call() -> ToolResult:
+        from ..dirs.listing import list_dir
 
-        def call() -> ToolResult:
-            from ..dirs.listing import list_dir
+        return list_dir(
+            path,
+            depth=depth,
+            cursor=cursor,
+            include_ignored=show_all,
+            revision=revision,
+            budget=budget,
+        )
 
-            return list_dir(
-                path,
-                depth=depth,
-                cursor=cursor,
-                include_ignored=show_all,
-                revision=revision,
-                budget=budget,
-            )
-
-        run_tool(call, as_json, _render)
+    run_tool(call, as_json, _render)
 
 
 def _render(result: ToolResult) -> None:

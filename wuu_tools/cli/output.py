@@ -8,8 +8,7 @@ terminals take for ESC sequences: U+009B is CSI, U+009D is OSC) as ``<U+009B>``.
 are ``\u009b`` escapes, so it stays valid JSON. The colours rich adds are the only escape
 sequences the CLI writes. Piped or redirected, the text is exact.
 
-Nothing here loads typer until a command exits through it, so ``wuu run``'s own parser
-(:mod:`.runfast`) shows results and errors with the same code as every typer command.
+Nothing here loads typer: a command runs the same whether :mod:`.parse` or typer parsed its line.
 """
 
 from __future__ import annotations
@@ -19,13 +18,10 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import NoReturn, TypeVar
 
 from ..core.errors import InvalidArgument, WuuError
 from ..core.result import ToolResult
-
-if TYPE_CHECKING:
-    import typer  # noqa: F401
 
 __all__ = ["call_tool", "emit", "fail", "for_terminal", "plain_output", "run_tool"]
 
@@ -143,10 +139,8 @@ def _error(message: str) -> None:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error to stderr and exit with ``code``."""
-    import typer
-
     _error(message)
-    raise typer.Exit(code)
+    sys.exit(code)
 
 
 def call_tool(
@@ -176,7 +170,5 @@ def run_tool(fn: Callable[[], ToolResult], as_json: bool, render: Renderer | Non
     """Call a tool and print its result; bad arguments exit 2, unreadable sources exit 1, both with one line."""
     result, code = call_tool(fn, as_json, render)
     if result is None:
-        import typer
-
-        raise typer.Exit(code)
+        sys.exit(code)
     return result

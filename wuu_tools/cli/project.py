@@ -11,15 +11,14 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from ..core.budget import resolve_budget
 from ..core.errors import StoreError
 from ..core.result import ToolResult
 from ..core.store import current_store
 from .output import fail, run_tool
+from .params import Option, command
 
 OUTPUT_SHAPES = ("failing log", "search results", "diff", "JSON lines", "table")
 """Shapes of a text on stdin that ``--kind auto`` shows as a command's output (the others as a text result)."""
@@ -92,23 +91,20 @@ def project_result(result: Any, tool: str | None = None, budget: int | None = No
     return project(result, tool=tool, budget=budget)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("project")
-    def project(
-        tool: str | None = typer.Option(None, "--tool", "-t", help="Name of the tool that produced the result."),
-        kind: Annotated[
-            Kind, typer.Option("--kind", "-k", help="How to read stdin: auto, text, json or log.")
-        ] = Kind.auto,
-        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
-        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON (with attachments)."),
-    ) -> None:
-        """Project a tool result read from stdin: MCP CallToolResult JSON, any JSON, or text."""
-        data = _read_stdin()
-        if kind is Kind.log:
-            run_tool(lambda: _project_log(data, tool, budget), as_json)
-            return
-        value = _parse(data, kind)
-        if kind is Kind.auto and isinstance(value, str) and _output_shape(value) in OUTPUT_SHAPES:
-            run_tool(lambda: _project_log(data, tool, budget, forced=False), as_json)
-            return
-        run_tool(lambda: project_result(value, tool=tool, budget=budget), as_json)
+@command("project")
+def project(
+    tool: str | None = Option(None, "--tool", "-t", help="Name of the tool that produced the result."),
+    kind: Kind = Option(Kind.auto, "--kind", "-k", help="How to read stdin: auto, text, json or log."),
+    budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    as_json: bool = Option(False, "--json", help="Print the result envelope as JSON (with attachments)."),
+) -> None:
+    """Project a tool result read from stdin: MCP CallToolResult JSON, any JSON, or text."""
+    data = _read_stdin()
+    if kind is Kind.log:
+        run_tool(lambda: _project_log(data, tool, budget), as_json)
+        return
+    value = _parse(data, kind)
+    if kind is Kind.auto and isinstance(value, str) and _output_shape(value) in OUTPUT_SHAPES:
+        run_tool(lambda: _project_log(data, tool, budget, forced=False), as_json)
+        return
+    run_tool(lambda: project_result(value, tool=tool, budget=budget), as_json)

@@ -1,51 +1,127 @@
-"""``wuu run -- CMD ARGS…``: run a command, print its verdict and error evidence, exit with its exit code.
-
-The common calls never reach this typer command: :func:`.runfast.run_fast` parses them first.
-"""
+"""``wuu run -- CMD ARGS…``: run a command, print its verdict and error evidence, exit with its exit code."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import signal
 import sys
-from typing import Annotated
+from typing import NoReturn
 
-import typer
+from ..core.result import ToolResult
+from .output import call_tool
+from .params import Argument, Option, command
 
-from .output import run_tool
-from .runfast import TIMEOUT_EXIT, exit_status, not_found_hint, run_target, run_watched
+__all__ = ["TIMEOUT_EXIT", "exit_status", "not_found_hint", "run", "run_target"]
 
-__all__ = ["TIMEOUT_EXIT", "exit_status", "register"]
+TIMEOUT_EXIT = 124  # as timeout(1)
+_SHELL_SYNTAX = re.compile(r"[\s|&;<>()$`\\\"'*?\[#~{=%]")
 
 
-def register(app: typer.Typer) -> None:
-    @app.command(
-        "run",
-        context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
-    )
-    def run(
-        command: Annotated[list[str], typer.Argument(help="The command and its arguments (after --).")],
-        timeout: float | None = typer.Option(
-            None,
-            "--timeout",
-            "-t",
-            help="Seconds before the process tree is ended (default WUU_TIMEOUT or 120; 0 = no limit).",
-        ),
-        cwd: str | None = typer.Option(None, "--cwd", "-C", help="Directory to run in."),
-        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
-        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
-        shell: bool = typer.Option(False, "--shell", help="Run the arguments, joined by spaces, as a shell line."),
-    ) -> None:
-        """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved).
+def run_target(command: list[str], shell: bool, exact: bool, cwd: str | None) -> str | list[str]:
+    """What ``wuu run`` runs: a shell line or an exact argv.
 
-        One argument with spaces or shell syntax (wuu run 'make test') runs as a shell line;
-        after -- the arguments are the exact argv.
-        """
-        from ..commands.stop import Stop, on_signals, stopping
+    ``--shell`` joins the arguments into a shell line. Without it, a single argument that
+    contains spaces or shell syntax and is not itself an executable path (``wuu run 'make
+    test'``) is a shell line too, as ``run_command("make test")`` is; after ``--`` (``exact``)
+    the arguments are always the argv, as typed.
+    """
+    if shell:
+        return " ".join(command)
+    if exact or len(command) != 1 or not _SHELL_SYNTAX.search(command[0]):
+        return list(command)
+    word = command[0]
+    path = os.path.join(cwd or "", os.path.expanduser(word))
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return list(command)
+    return word
 
-        exact = len(sys.argv) > len(command) and sys.argv[-len(command) - 1] == "--"
-        target = run_target(list(command), shell, exact, cwd)
-        with Stop() as stop, on_signals(stop), stopping(stop):  # a signal ends the tree: exit 128+N
-            result = run_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
-        hint = not_found_hint(target, result)
-        if hint:
-            typer.echo(hint, err=True)
-        raise typer.Exit(exit_status(result))
+
+def exit_status(result: ToolResult) -> int:
+    """The shell exit status for a run: the command's own, 124 on timeout, 128+N when killed by signal N.
+
+    A run the caller stopped with signal N (``meta["cancelled"]``) exits 128+N too, as a shell does.
+    """
+    meta = result.meta
+    stopped_by = signal.Signals.__members__.get(str(meta.get("cancelled")))
+    if stopped_by is not None:
+        return 128 + stopped_by.value
+    if meta.get("timed_out"):
+        return TIMEOUT_EXIT
+    name = meta.get("signal")
+    if name:
+        if name in signal.Signals.__members__:
+            return 128 + signal.Signals[name].value
+        number = str(name).rsplit(" ", 1)[-1]  # "signal 42" for a signal Python has no name for
+        return 128 + int(number) if number.isdigit() else 1
+    code = meta.get("exit_code")
+    return code if isinstance(code, int) else 1
+
+
+def not_found_hint(target: str | list[str], result: ToolResult | None) -> str | None:
+    """A hint on stderr when ``wuu run -- 'a b'`` looked for a program named ``a b``."""
+    if result is None or result.meta.get("exit_code") != 127 or isinstance(target, str) or len(target) != 1:
+        return None
+    if not _SHELL_SYNTAX.search(target[0]):
+        return None
+    return f"wuu: after -- the arguments are the exact argv; to run {target[0]!r} as a shell line, leave out --"
+
+
+def run_watched(target: str | list[str], cwd: str | None, timeout: float | None, budget: int | None) -> ToolResult:
+    """``run_command`` with a live status on stderr while it runs (when stderr is a terminal)."""
+    from ..commands.run import run_command
+    from .status import live_status
+
+    with live_status():
+        return run_command(target, cwd=cwd, timeout=timeout, budget=budget)
+
+
+def _leave(code: int, message: str | None = None) -> NoReturn:
+    """Exit at once (the interpreter's teardown, which frees the tokenizer's tables, is skipped)."""
+    if message is not None:
+        from .output import for_terminal
+
+        print(for_terminal(message) if sys.stderr.isatty() else message, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+@command("run", context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
+def run(
+    command: list[str] = Argument(..., help="The command and its arguments (after --)."),
+    timeout: float | None = Option(
+        None,
+        "--timeout",
+        "-t",
+        help="Seconds before the process tree is ended (default WUU_TIMEOUT or 120; 0 = no limit).",
+    ),
+    cwd: str | None = Option(None, "--cwd", "-C", help="Directory to run in."),
+    budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
+    shell: bool = Option(False, "--shell", help="Run the arguments, joined by spaces, as a shell line."),
+) -> None:
+    """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved).
+
+    One argument with spaces or shell syntax (wuu run 'make test') runs as a shell line;
+    after -- the arguments are the exact argv.
+    """
+    from ..commands.stop import Stop, on_signals, stopping
+
+    exact = len(sys.argv) > len(command) and sys.argv[-len(command) - 1] == "--"
+    target = run_target(list(command), shell, exact, cwd)
+    # SIGTERM, SIGHUP and SIGINT end the command's whole tree; the view is still printed (if
+    # anything listens) and the exit status is 128+N.
+    with Stop() as stop, on_signals(stop), stopping(stop):
+        try:
+            result, code = call_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
+        except KeyboardInterrupt:  # SIGINT before the handler was in place, or with SIGINT ignored
+            _leave(128 + signal.SIGINT, "\nAborted!")
+        except OSError as exc:  # the reader went away (``wuu run ... | head -1``, a closed terminal)
+            number = stop.signal_number
+            if number is None and not isinstance(exc, BrokenPipeError):
+                raise
+            _leave(128 + number if number else 1)  # as click does for a broken pipe: exit 1
+    _leave(code if result is None else exit_status(result), not_found_hint(target, result))

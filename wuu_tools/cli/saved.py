@@ -6,38 +6,38 @@ With ``--pattern`` it exits as grep does: 0 when a line matches, 1 when none doe
 
 from __future__ import annotations
 
-import typer
+import sys
 
 from .output import call_tool
+from .params import Argument, Option, command
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("saved")
-    def saved(
-        ref: str = typer.Argument(..., help="Reference of the saved result (from a result's source)."),
-        start_line: int = typer.Option(1, "--start-line", "-s", help="First line to show (1-based)."),
-        end_line: int | None = typer.Option(None, "--end-line", "-e", help="Last line to show."),
-        pattern: str | None = typer.Option(
-            None,
-            "--pattern",
-            "-p",
-            help="Regex: show matching lines (case-insensitive unless it has an upper-case letter). Exit 1 if none.",
-        ),
-        ignore_case: bool = typer.Option(False, "--ignore-case", "-i", help="Match --pattern regardless of case."),
-        raw: bool = typer.Option(False, "--raw", help="The saved bytes as they are, terminal escapes kept."),
-        budget: int | None = typer.Option(None, "--budget", "-b", help="Token budget of the view."),
-        as_json: bool = typer.Option(False, "--json", help="Print the result envelope as JSON."),
-    ) -> None:
-        """Read a saved result by lines, or grep it with --pattern (exit 1 when nothing matches)."""
-        from ..files.saved import read_saved
+@command("saved")
+def saved(
+    ref: str = Argument(..., help="Reference of the saved result (from a result's source)."),
+    start_line: int = Option(1, "--start-line", "-s", help="First line to show (1-based)."),
+    end_line: int | None = Option(None, "--end-line", "-e", help="Last line to show."),
+    pattern: str | None = Option(
+        None,
+        "--pattern",
+        "-p",
+        help="Regex: show matching lines (case-insensitive unless it has an upper-case letter). Exit 1 if none.",
+    ),
+    ignore_case: bool = Option(False, "--ignore-case", "-i", help="Match --pattern regardless of case."),
+    raw: bool = Option(False, "--raw", help="The saved bytes as they are, terminal escapes kept."),
+    budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
+) -> None:
+    """Read a saved result by lines, or grep it with --pattern (exit 1 when nothing matches)."""
+    from ..files.saved import read_saved
 
-        if ignore_case and pattern is not None and not pattern.startswith("(?i)"):
-            pattern = "(?i)" + pattern
-        result, code = call_tool(
-            lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget, raw=raw),
-            as_json,
-        )
-        if result is None:  # a search that could not run is an error (2), as for grep
-            raise typer.Exit(2 if pattern is not None else code)
-        if pattern is not None and not result.meta.get("matches"):
-            raise typer.Exit(1)
+    if ignore_case and pattern is not None and not pattern.startswith("(?i)"):
+        pattern = "(?i)" + pattern
+    result, code = call_tool(
+        lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget, raw=raw),
+        as_json,
+    )
+    if result is None:  # a search that could not run is an error (2), as for grep
+        sys.exit(2 if pattern is not None else code)
+    if pattern is not None and not result.meta.get("matches"):
+        sys.exit(1)
