@@ -124,14 +124,29 @@ def _estimate(text: str) -> int:
     return -(-len(text.encode("utf-8", "surrogatepass")) // ESTIMATE_BYTES_PER_TOKEN)
 
 
+_COUNTED_MAX_CHARS = 1 << 21
+_counted: dict[str, int] = {}  # texts counted lately (2M characters in all): a view is measured again as it is fitted
+_counted_chars = 0
+
+
 def count_tokens(text: str) -> int:
     """Exact cl100k tokens of ``text`` (estimated only if the encoding is unavailable)."""
+    global _counted_chars
     if not text:
         return 0
+    known = _counted.get(text)
+    if known is not None:
+        return known
     enc = _get_encoding()
     if enc is None:
         return _estimate(text)
-    return len(enc.encode_ordinary(text))
+    count = len(enc.encode_ordinary(text))
+    if _counted_chars + len(text) > _COUNTED_MAX_CHARS:
+        _counted.clear()
+        _counted_chars = 0
+    _counted[text] = count
+    _counted_chars += len(text)
+    return count
 
 
 def within(text: str, limit: int) -> bool:
@@ -215,8 +230,8 @@ def resolve_budget(budget: int | None) -> int:
 def fit_count(items: Sequence[str], budget: int, byte_cap: int = HARD_CAP_BYTES, sep: str = "\n") -> int:
     """How many leading ``items``, joined by ``sep``, fit in ``budget`` tokens and ``byte_cap`` bytes.
 
-    Items are counted one by one (a view's worth at most, in growing batches) and the sum is
-    checked exactly on the joined text, trimming from the end if joining merged tokens.
+    Items are counted one by one (a view's worth at most: none past the first that does not fit)
+    and the sum is checked exactly on the joined text, trimming from the end if joining merged tokens.
     """
     sep_bytes = len(sep.encode())
     n = 0
@@ -231,18 +246,16 @@ def fit_count(items: Sequence[str], budget: int, byte_cap: int = HARD_CAP_BYTES,
     if n == len(items):
         return n
     tokens = count_tokens(sep.join(items[:n])) if n else 0
-    batch = 16
     while n < len(items):
-        chunk = list(items[n : n + batch])
-        costs = count_tokens_batch(chunk)
-        for item, cost in zip(chunk, costs, strict=True):
-            b = len(item.encode("utf-8", "surrogatepass")) + (sep_bytes if n else 0)
-            if tokens + cost + (1 if n else 0) > budget or used_bytes + b > byte_cap:
-                return _verify(items, n, budget, sep)
-            tokens += cost + (1 if n else 0)
-            used_bytes += b
-            n += 1
-        batch = min(batch * 2, 512)
+        item = items[n]
+        b = len(item.encode("utf-8", "surrogatepass")) + (sep_bytes if n else 0)
+        if used_bytes + b > byte_cap:
+            break
+        tokens += count_tokens(item) + (1 if n else 0)
+        if tokens > budget:
+            break
+        used_bytes += b
+        n += 1
     return _verify(items, n, budget, sep)
 
 
