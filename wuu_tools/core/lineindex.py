@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import os
 import struct
-import tempfile
 from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -67,7 +66,7 @@ def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
     newlines = 0
     digest = hashlib.sha256()
     content_hash = st.st_size < CONTENT_HASH_LIMIT
-    buf = bytearray(READ_BLOCK)
+    buf = bytearray(min(READ_BLOCK, (st.st_size // CHUNK + 1) * CHUNK))  # a small file: no 1 MiB to zero
     view = memoryview(buf)
     last_byte = b""
     fh.seek(0)
@@ -161,6 +160,8 @@ def _load_disk(key: tuple[int, ...]) -> LineIndex | None:
 def _save_disk(key: tuple[int, ...], idx: LineIndex) -> None:
     path = _disk_path(key)
     header = struct.pack("<6q?12s", *key, idx.size, idx.newlines, idx.final_newline, idx.revision.encode()[:12])
+    import tempfile  # only when an index is written (keeps a small read quick to start)
+
     with contextlib.suppress(OSError):
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="idx-")

@@ -8,8 +8,6 @@ True
 
 from __future__ import annotations
 
-import mimetypes
-
 __all__ = ["SNIFF_BYTES", "classify"]
 
 SNIFF_BYTES = 8192
@@ -68,5 +66,7 @@ def classify(head: bytes, name: str) -> tuple[str, str] | None:
 
 
 def _by_name(name: str) -> tuple[str, str]:
+    import mimetypes  # only for a binary file (keeps a text read quick to start)
+
     mime, _ = mimetypes.guess_type(name, strict=False)
     return ("binary data", mime or "application/octet-stream")

@@ -31,7 +31,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -131,6 +130,8 @@ class Store:
         return self.short(ref)
 
     def _write_meta(self, ref: str, meta: dict[str, Any]) -> None:
+        import tempfile  # only when writing (keeps a read quick to start)
+
         data = json.dumps(meta, ensure_ascii=False, sort_keys=True).encode()
         fd, tmp = tempfile.mkstemp(dir=self._ensure("tmp"), prefix="meta-")
         with os.fdopen(fd, "wb") as fh:
@@ -254,6 +255,8 @@ class StoreWriter:
         # SHA-NI makes SHA-256 ~3x faster than BLAKE2b here.
         self._hash: Any = None if record else hashlib.sha256()
         tmpdir = store._ensure("tmp")
+        import tempfile  # only when writing (keeps a read quick to start)
+
         try:
             fd, name = tempfile.mkstemp(dir=tmpdir, prefix=f"{kind}-")
         except OSError as exc:

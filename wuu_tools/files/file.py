@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from typing import TYPE_CHECKING
 
 from ..core.budget import resolve_budget
@@ -113,6 +112,8 @@ def _outline(lf: LineFile, path: str) -> Outline | None:
 
 def _image(path: str, kind: tuple[str, str], data: bytes) -> ToolResult:
     """An image file: one line naming it, and the image itself as an attachment."""
+    import base64
+
     mime = kind[1]
     attachment = {"type": "image", "mime_type": mime, "data": base64.b64encode(data).decode("ascii")}
     result = _binary(path, kind, len(data), "the image is in the result's attachments")
