@@ -2,7 +2,10 @@
 
 Lines are split on ``"\\n"``; a ``"\\r"`` before it is a CRLF terminator and is not part of
 the line's text. A line is found by a binary search over the index's chunk marks plus one
-chunk read, so a view anywhere in a 1 GB file costs O(view), not O(file).
+chunk read, so a view anywhere in a 1 GB file costs O(view), not O(file). A line within
+:data:`END_WINDOW` bytes of either end of the file is found from the line count alone
+(:func:`~.lineindex.count_for`), so the first view of a huge file, its head and tail, needs no
+marks; the first view of a line far from both ends builds them.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .errors import NotAFile, map_os_error
-from .lineindex import CHUNK, READ_BLOCK, LineIndex, index_for, key_of
+from .lineindex import CHUNK, READ_BLOCK, LineIndex, count_for, index_for, key_of
 
-__all__ = ["CHUNK", "SCAN_BLOCK", "LineFile", "LineIndex", "decode_line", "require_regular"]
+__all__ = ["CHUNK", "END_WINDOW", "SCAN_BLOCK", "LineFile", "LineIndex", "decode_line", "require_regular"]
 
 SCAN_BLOCK = 4 << 20  # bytes a whole-file pass reads at a time
+END_WINDOW = 1 << 20
+"""Bytes at each end of a file in which a line is found without the chunk marks."""
 
 # (file key, line, character) -> byte offset of that character, so a chain through one long line
 # resumes where the last view stopped instead of decoding the line from its start again.
@@ -68,17 +73,34 @@ class LineFile:
         self.stat = st
         self._label = label
         self._index: LineIndex | None = None
+        self._facts: LineIndex | None = None
+        self._ends: tuple[bytes, int, int, bytes, int] | None = None  # head, its newlines, tail start, tail, …
+        self._near: dict[int, int] = {}  # newlines before a line -> its offset, found in the ends
         self._text_start: int | None = None
 
     @property
     def index(self) -> LineIndex:
-        """The line index of the file as it was opened."""
+        """The line index of the file as it was opened, chunk marks included."""
         if self._index is None:
             try:
                 self._index = index_for(self._fh, self.stat)
             except OSError as exc:
                 raise map_os_error(exc, self._label) from exc
         return self._index
+
+    @property
+    def facts(self) -> LineIndex:
+        """Size, lines, final newline and revision of the file as opened; the chunk marks if at hand."""
+        if self._index is not None:
+            return self._index
+        if self._facts is None:
+            try:
+                self._facts = count_for(self._fh, self.stat)
+            except OSError as exc:
+                raise map_os_error(exc, self._label) from exc
+            if self._facts.marks is not None:
+                self._index = self._facts
+        return self._facts
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], what: str | None = None) -> LineFile:
@@ -118,15 +140,19 @@ class LineFile:
 
     @property
     def size(self) -> int:
-        return self.index.size
+        return self.facts.size
 
     @property
     def total_lines(self) -> int:
-        return self.index.total_lines
+        return self.facts.total_lines
 
     @property
     def revision(self) -> str:
-        return self.index.revision
+        return self.facts.revision
+
+    @property
+    def final_newline(self) -> bool:
+        return self.facts.final_newline
 
     def pread(self, offset: int, n: int) -> bytes:
         """Up to ``n`` bytes at ``offset`` (one positioned read; the file position is not used)."""
@@ -164,18 +190,44 @@ class LineFile:
         k = line - 1  # newlines before the line
         if k <= 0:
             return 0
-        if k > self.index.newlines:
-            return self.index.size
+        facts = self.facts
+        if k > facts.newlines:
+            return facts.size
+        if facts.marks is None:
+            near = self._near_offset(k, facts)
+            if near is not None:
+                return near
         marks = self.index.marks
+        assert marks is not None
         chunk = bisect.bisect_left(marks, k) - 1  # last chunk starting with fewer than k newlines before it
         base = chunk * CHUNK
         data = self.pread(base, CHUNK)
         return base + _nth_newline(data, k - marks[chunk]) + 1
 
+    def _near_offset(self, k: int, facts: LineIndex) -> int | None:
+        """Offset of the line after the ``k``-th newline when it lies in the file's first or last END_WINDOW bytes."""
+        known = self._near.get(k)
+        if known is not None:
+            return known
+        if self._ends is None:
+            head = self.pread(0, min(END_WINDOW, facts.size))
+            start = max(0, facts.size - END_WINDOW)
+            tail = self.pread(start, facts.size - start)
+            self._ends = (head, head.count(b"\n"), start, tail, tail.count(b"\n"))
+        head, head_newlines, start, tail, tail_newlines = self._ends
+        if k <= head_newlines:
+            at = _nth_newline(head, k) + 1
+        elif facts.newlines - k < tail_newlines:
+            at = start + _nth_newline(tail, k - (facts.newlines - tail_newlines)) + 1
+        else:
+            return None
+        self._near[k] = at
+        return at
+
     def line_end(self, line: int) -> int:
         """Byte offset just past the text of ``line`` (before its newline, if it has one)."""
         nxt = self.offset(line + 1)
-        return nxt - 1 if line <= self.index.newlines else nxt
+        return nxt - 1 if line <= self.facts.newlines else nxt
 
     def span_bytes(self, first: int, last: int) -> int:
         """Bytes of lines ``first..last`` including their newlines."""

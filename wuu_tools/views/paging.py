@@ -379,7 +379,7 @@ def render_view(
         meta["next_char"] = body.next_char
     if body.replaced:
         meta["invalid_utf8_replaced"] = True
-    meta["final_newline"] = lf.index.final_newline
+    meta["final_newline"] = lf.final_newline
     return ToolResult(
         text=text,
         complete=cont is None,
