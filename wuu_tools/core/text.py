@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "CR_MARK",
+    "clean_line",
     "clean_terminal",
     "complement",
     "escape_char",
@@ -90,6 +91,16 @@ def clean_terminal(line: str) -> str:
             parts = [p for p in line.split("\r") if p]
             line = parts[-1] if parts else ""
     return line
+
+
+# Character-set designations (ESC ( B) that tput sgr0 emits, should a redraw leave one behind.
+_CHARSET = re.compile(r"\x1b[()*+][0-9A-Za-z]")
+
+
+def clean_line(line: str) -> str:
+    """A log line as a person saw it: :func:`clean_terminal` plus character-set escapes removed."""
+    line = clean_terminal(line)
+    return _CHARSET.sub("", line) if "\x1b" in line else line
 
 
 CR_MARK = "\u240d"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..core.text import clean_terminal
+from ..core.text import clean_line
 from .tone import GREEN, tone
 
 __all__ = ["KEYS", "PREFILTER", "Collector", "Evidence", "Rule", "classify", "clean_line", "is_summary", "normalize"]
@@ -260,16 +260,6 @@ _STAMP = re.compile(
     r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+"
     r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s+|\d\d:\d\d:\d\d(?:\.\d+)?\s+)"
 )
-
-
-# Character-set designations (ESC ( B) that tput sgr0 emits and strip_ansi leaves in place.
-_CHARSET = re.compile(r"\x1b[()*+][0-9A-Za-z]")
-
-
-def clean_line(line: str) -> str:
-    """A log line as a person saw it: :func:`clean_terminal` plus character-set escapes removed."""
-    line = clean_terminal(line)
-    return _CHARSET.sub("", line) if "\x1b" in line else line
 
 
 def normalize(line: str) -> str:

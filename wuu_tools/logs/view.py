@@ -20,17 +20,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
-from ..core.text import human_size, number_line, plural, ranges
-from .evidence import Evidence, clean_line
+from ..core.text import clean_line, human_size, number_line, plural, ranges
 from .frame import rest_of
-from .scan import Scan, scan_log
-from .steps import Step, failing_steps, step_evidence
+
+if TYPE_CHECKING:  # the evidence machinery is imported when a log is not shown whole
+    from .evidence import Evidence
+    from .scan import Scan
+    from .steps import Step
 
 __all__ = ["LINE_CHARS", "project_log"]
 
@@ -164,6 +166,8 @@ class _Plan:
 def _ranked(lf: LineFile, scan: Scan) -> tuple[list[Evidence], float]:
     """Evidence most causal first: pattern matches ranked by where they sit in the log's steps, with the
     failing steps' own evidence (:mod:`.steps`) merged in; and the evidence's share of the view."""
+    from .steps import failing_steps, step_evidence
+
     ranked = scan.collector.ranked()
     ends = scan.collector.step_ends
     steps = failing_steps(lf, ends)
@@ -329,6 +333,8 @@ def project_log(
                     **({"invalid_utf8_replaced": True} if flag else {}),
                 },
             )
+        from .scan import scan_log
+
         scan = scan_log(lf)
         ranked, share = _ranked(lf, scan)
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
