@@ -8,9 +8,14 @@ True
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["SNIFF_BYTES", "classify"]
 
 SNIFF_BYTES = 8192
+
+# Control characters a text file does not hold (tab, newlines, form feed, backspace, ESC and VT it may).
+_CONTROL = re.compile(r"[\x00-\x07\x0e-\x1a\x1c-\x1f]")
 
 _MAGIC: list[tuple[int, bytes, str, str]] = [
     (0, b"\x89PNG\r\n\x1a\n", "PNG image", "image/png"),
@@ -59,7 +64,7 @@ def classify(head: bytes, name: str) -> tuple[str, str] | None:
     if not text:
         return None
     bad = text.count("\ufffd")
-    controls = sum(1 for c in text if ord(c) < 32 and c not in "\t\n\r\f\b\x1b\x0b")
+    controls = len(_CONTROL.findall(text))
     if (bad + controls) / len(text) > 0.3:
         return _by_name(name)
     return None

@@ -116,7 +116,16 @@ class _View:
 
     # -- pieces -----------------------------------------------------------------------------
 
-    def _numbered(self, first: int, raws: list[bytes], body: _Body) -> list[str]:
+    def _numbered(self, first: int, raws: list[bytes], body: _Body, most: int | None = None) -> list[str]:
+        """Lines ``first..`` as the view shows them: the first ``most`` of ``raws`` (all when None).
+
+        A budget of B tokens holds B numbered lines at most (a line's number is a token of its
+        own), so callers number B + 1 lines, not the ~50 KiB they read; whether any line read had
+        invalid UTF-8 is still noted for all of them.
+        """
+        if most is not None and len(raws) > most:
+            body.replaced |= not _valid_utf8(raws[most:])
+            raws = raws[:most]
         out = []
         for i, raw in enumerate(raws):
             text, bad = decode_line(raw)
@@ -125,11 +134,35 @@ class _View:
             out.append(number_line(first + i, text, self.width) if self.subject.numbered else text)
         return out
 
+    def _most(self, budget: int) -> int | None:
+        """How many lines a view can measure against ``budget``: B + 1 numbered lines (None: no bound).
+
+        A line's number is a token of its own, so B tokens hold B numbered lines at most; lines
+        shown as printed have no such bound (a run of empty lines can share one token).
+        """
+        return budget + 1 if self.subject.numbered else None
+
+    def _fit(self, first: int, raws: list[bytes], body: _Body, budget: int, byte_cap: int) -> tuple[list[str], int]:
+        """The lines ``first..`` as shown (in growing batches, until one does not fit) and how many fit."""
+        most = self._most(budget)
+        limit = len(raws) if most is None else min(len(raws), most)
+        items: list[str] = []
+        step = 16
+        while True:
+            upto = min(limit, len(items) + step)
+            items += self._numbered(first + len(items), raws[len(items) : upto], body)
+            n = fit_count(items, budget, byte_cap)
+            if n < len(items) or upto == limit:
+                break
+            step *= 4
+        if len(items) < len(raws):
+            body.replaced |= not _valid_utf8(raws[len(items) :])
+        return items, n
+
     def _forward(self, body: _Body, line: int, budget: int, byte_cap: int) -> None:
         """Whole lines from ``line`` on; a first line too long for the budget is cut."""
         raws, giant = self.lf.read_forward(line, self.last, byte_cap)
-        items = [] if giant else self._numbered(line, raws, body)
-        n = fit_count(items, budget, byte_cap) if items else 0
+        items, n = ([], 0) if giant else self._fit(line, raws, body, budget, byte_cap)
         if n == 0:
             self._partial(body, line, 0, budget, byte_cap)
             return
@@ -175,8 +208,7 @@ class _View:
         raws, giant = self.lf.read_forward(line, self.last, byte_cap)
         if giant:
             return
-        items = self._numbered(line, raws, body)
-        n = fit_count(items, budget, byte_cap)
+        items, n = self._fit(line, raws, body, budget, byte_cap)
         body.parts.extend(items[:n])
         body.shown.extend(range(line, line + n))
         body.next_line = line + n if line + n <= self.last else None
@@ -186,7 +218,7 @@ class _View:
         head_raws, giant = self.lf.read_forward(1, self.last, self.byte_cap // 2)
         if giant:
             return False
-        head_items = self._numbered(1, head_raws, body)
+        head_items = self._numbered(1, head_raws, body, self._most(int(budget * self.subject.head_share)))
         h = fit_count(head_items, int(budget * self.subject.head_share), self.byte_cap // 2)
         if h == 0:
             return False
@@ -196,6 +228,10 @@ class _View:
         tail_raws = self.lf.read_backward(self.last, self.byte_cap - used_bytes, floor=h + 1)
         if not tail_raws:
             return False
+        room = max(0, budget - used)  # the tail's budget, plus the one line that shows it is full
+        if self.subject.numbered and len(tail_raws) > room:
+            body.replaced |= not _valid_utf8(tail_raws[: len(tail_raws) - room])
+            tail_raws = tail_raws[len(tail_raws) - room :]
         tail_first = self.last - len(tail_raws) + 1
         tail_items = self._numbered(tail_first, tail_raws, body)
         t = fit_count(tail_items[::-1], budget - used - 1, self.byte_cap - used_bytes)
@@ -275,7 +311,8 @@ class _View:
             self._partial(body, self.first, self.start_char, budget, self.byte_cap)
         elif self.is_first_view:
             raws, giant = self.lf.read_forward(1, self.last, self.byte_cap)
-            if not giant and len(raws) == self.last:
+            fits = self._most(budget)
+            if not giant and len(raws) == self.last and (fits is None or len(raws) < fits):
                 items = self._numbered(1, raws, body)
                 if fit_count(items, budget, self.byte_cap) == len(items):
                     body.parts = items
@@ -287,6 +324,14 @@ class _View:
         if body.next_line is not None and body.end_bound is None and self.end_line is not None:
             body.end_bound = self.last
         return body
+
+
+def _valid_utf8(raws: list[bytes]) -> bool:
+    try:
+        b"\n".join(raws).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def render_view(
