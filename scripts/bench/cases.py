@@ -7,7 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from .inputs import big_text, claude_jsonl, small_file, tree
+from .cold import bench_cold_start
+from .inputs import big_text, claude_jsonl, tree
 from .read_map import bench_read_map
 from .run_output import bench_run_output
 from .saved_search import bench_saved_search
@@ -23,7 +24,6 @@ from .support import (
     ratio_info,
     runs,
     secs,
-    timed,
     unavailable,
     wuu_argv,
 )
@@ -105,49 +105,6 @@ def bench_read_continuation(ctx: Ctx) -> list[Row]:
             "≤ 50 ms",
             t <= 0.05,
         )
-    ]
-
-
-def bench_read_cold(ctx: Ctx) -> list[Row]:
-    path = ctx.tmp / "small.py"
-    small_file(path)
-    saved = ctx.runs
-    ctx.runs = max(ctx.runs, 10)
-    ref, _, _ = runs(ctx, ["cat", str(path)])
-    argv = [*wuu_argv(), "read", str(path)]
-    # A cold process with the user's store as it is after any earlier use (its private
-    # tokenizer cache written): what every later `wuu read` costs. The very first run on a
-    # machine, with an empty store, is shown beside it.
-    first, _, _ = runs(ctx, argv, fresh_store=True)
-    env = ctx.store()
-    timed(argv, env=env)
-    times, codes = [], set()
-    for _ in range(ctx.runs):
-        t, _, code = timed(argv, env=env)
-        times.append(t)
-        codes.add(code)
-    shutil.rmtree(env["WUU_STORE"], ignore_errors=True)
-    ctx.runs = saved
-    t = med(times)
-    return [
-        Row(
-            "read-cold",
-            "wuu read of a 300-line file, cold process (vs cat)",
-            secs(t),
-            secs(med(ref)),
-            secs(t),
-            "≤ 0.35 s",
-            t <= 0.35 and codes == {0},
-        ),
-        Row(
-            "read-cold",
-            "the same, first run on a machine (empty store: the tokenizer cache is written)",
-            secs(med(first)),
-            "–",
-            "info",
-            "–",
-            True,
-        ),
     ]
 
 
@@ -297,7 +254,7 @@ def bench_mcp_proxy(ctx: Ctx) -> list[Row]:
 BENCHMARKS: dict[str, Callable[[Ctx], list[Row]]] = {
     "read-first-view": bench_read_first_view,
     "read-continuation": bench_read_continuation,
-    "read-cold": bench_read_cold,
+    "cold-start": bench_cold_start,
     "read-map": bench_read_map,
     "run-output": bench_run_output,
     "ls-first-view": bench_ls_first_view,

@@ -9,7 +9,7 @@ import random
 import sys
 from pathlib import Path
 
-__all__ = ["big_text", "claude_jsonl", "small_file", "tree"]
+__all__ = ["big_text", "claude_jsonl", "small_file", "small_tree", "tree"]
 
 LINE = "{:>10} INFO request handled path=/api/v2/items/{} status=200 bytes={} ms={}\n"
 
@@ -34,6 +34,16 @@ def big_text(path: Path, size: int) -> int:
 def small_file(path: Path) -> None:
     """A 300-line Python file."""
     path.write_text("".join(f"def f{i}(x):\n    return x * {i}\n\n" for i in range(100)))
+
+
+def small_tree(root: Path) -> None:
+    """A small project: 3 folders of 8 files, a README and a .gitignore (30 entries)."""
+    for folder in ("src", "tests", "docs"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        for i in range(8):
+            (root / folder / f"part_{i}.py").write_text(f"def part_{i}():\n    return {i}\n")
+    (root / "README.md").write_text("# small\n")
+    (root / ".gitignore").write_text("build/\n")
 
 
 def tree(root: Path, kept: int, ignored: int) -> None:
