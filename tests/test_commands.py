@@ -295,24 +295,30 @@ def _same_run(out: subprocess.CompletedProcess[str]) -> tuple[int, str, str]:
 @pytest.mark.parametrize(
     ("fast", "full"),
     [
-        # Parsed by hand (no typer) ... and the same call in a form only the typer command takes.
+        # Parsed by wuu's own parser (cli/parse.py, no typer) ... and the same call in a spelling only
+        # the typer command takes (an option's value joined to its short name, a number in exponent form).
         (
             ["--json", "-t", "30", "-b", "300", "--", "sh", "-c", "pwd; seq 1 3000; echo e >&2; exit 3"],
-            ["--json", "--timeout=30", "--budget=300", "--", "sh", "-c", "pwd; seq 1 3000; echo e >&2; exit 3"],
+            ["--json", "-t3e1", "-b300", "--", "sh", "-c", "pwd; seq 1 3000; echo e >&2; exit 3"],
         ),
-        (["--cwd", "/", "--json", "sh", "-c", "pwd"], ["--cwd=/", "--json", "sh", "-c", "pwd"]),
-        (["-C", "/", "--shell", "echo", "a", "b;", "pwd"], ["--cwd=/", "--shell", "echo", "a", "b;", "pwd"]),
+        (["--cwd", "/", "--json", "sh", "-c", "pwd"], ["-C/", "--json", "sh", "-c", "pwd"]),
+        (["-C", "/", "--shell", "echo", "a", "b;", "pwd"], ["-C/", "--shell", "echo", "a", "b;", "pwd"]),
         (
             ["--json", "sh", "-c", "echo $0 $1", "--json", "-t"],
-            ["--json", "--budget=2000", "sh", "-c", "echo $0 $1", "--json", "-t"],
+            ["--json", "-b2000", "sh", "-c", "echo $0 $1", "--json", "-t"],
         ),
-        (["--timeout", "0.5", "--json", "sleep", "30"], ["--timeout=0.5", "--json", "sleep", "30"]),
-        (["--json", "--", "no-such-command-wuu"], ["--json", "--timeout=120", "--", "no-such-command-wuu"]),
-        (["--cwd", "/no/such/dir", "--", "true"], ["--cwd=/no/such/dir", "--", "true"]),
-        (["--json", "--cwd", "/no/such/dir", "--", "true"], ["--json", "--cwd=/no/such/dir", "--", "true"]),
+        (["--timeout", "0.5", "--json", "sleep", "30"], ["-t5e-1", "--json", "sleep", "30"]),
+        (["--json", "--", "no-such-command-wuu"], ["--json", "-t120", "--", "no-such-command-wuu"]),
+        (["--cwd", "/no/such/dir", "--", "true"], ["-C/no/such/dir", "--", "true"]),
+        (["--json", "--cwd", "/no/such/dir", "--", "true"], ["--json", "-C/no/such/dir", "--", "true"]),
     ],
 )
 def test_cli_run_parsed_by_hand_gives_what_the_typer_command_gives(fast: list[str], full: list[str]) -> None:
+    from wuu_tools.cli import run  # noqa: F401  (declares the command)
+    from wuu_tools.cli.params import COMMANDS
+    from wuu_tools.cli.parse import parse
+
+    assert parse(COMMANDS[("run",)], fast) is not None and parse(COMMANDS[("run",)], full) is None
     assert _same_run(_wuu("run", *fast)) == _same_run(_wuu("run", *full))
 
 
