@@ -355,6 +355,18 @@ def _verify(items: Sequence[str], n: int, budget: int, sep: str) -> int:
     return n
 
 
+_windows: dict[str, list[int]] = {}  # windows tokenized lately: a view is cut again as it is fitted
+
+
+def _window_tokens(enc: Any, part: str) -> list[int]:
+    toks = _windows.get(part)
+    if toks is None:
+        if len(_windows) >= 8:
+            _windows.clear()
+        toks = _windows[part] = enc.encode_ordinary(part)
+    return toks
+
+
 def fit_prefix(text: str, budget: int, byte_cap: int = HARD_CAP_BYTES) -> int:
     """The number of leading characters of ``text`` that fit in ``budget`` tokens and ``byte_cap`` bytes.
 
@@ -377,7 +389,7 @@ def fit_prefix(text: str, budget: int, byte_cap: int = HARD_CAP_BYTES) -> int:
     width = max(64, budget * 6)
     while True:
         part = window[:width]
-        toks = enc.encode_ordinary(part)
+        toks = _window_tokens(enc, part)
         if len(toks) > budget:
             break
         if width >= len(window):
