@@ -8,6 +8,7 @@ must show every line, the chain must show each line once, and every view holds t
 
 from __future__ import annotations
 
+import os
 import re
 
 from hypothesis import HealthCheck, event, given, settings
@@ -22,7 +23,9 @@ from wuu_tools.views.ceiling import TOO_SMALL
 
 NUMBERED = re.compile(r"^ *(\d+)\t")
 SETTINGS = settings(
-    max_examples=300,
+    # 300: the CI profile's fixed examples still reach new lines and branches between 100 and 300
+    # (90 of 3,378, coverage.py), so the count stays.
+    max_examples=int(os.environ.get("WUU_PROPERTY_EXAMPLES", "300")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -1,8 +1,8 @@
 """DESIGN.md's invariants as hypothesis properties over generated files.
 
-Each property runs 500 examples over files with random line lengths (giant lines included),
-CRLF and LF endings, unicode, empty files and files without a final newline; views are
-taken by following continuations exactly as an agent would.
+Each property runs 200 examples (``WUU_PROPERTY_EXAMPLES`` sets another count) over files with
+random line lengths (giant lines included), CRLF and LF endings, unicode, empty files and files
+without a final newline; views are taken by following continuations exactly as an agent would.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from wuu_tools.views.ceiling import TOO_SMALL
 
 NUMBERED = re.compile(r"^ *(\d+)[\t](.*)$")
 SETTINGS = settings(
-    max_examples=500,
+    # 200: with the CI profile's fixed examples, 200 reach every line and branch of the package that 500
+    # reach but one, which other tests cover (coverage.py, measured at 50/100/200/500); 100 miss four.
+    max_examples=int(os.environ.get("WUU_PROPERTY_EXAMPLES", "200")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
