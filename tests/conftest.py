@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -15,6 +16,12 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+# mcp's stdio_client takes sys.stderr as its errlog default when it is first imported. Imported here,
+# before any test swaps sys.stderr (capsys, typer's CliRunner), so that a client started by a later
+# test in the same process (one pytest-xdist worker runs tests of many files) hands the server a real file.
+with contextlib.suppress(ImportError):
+    import mcp.client.stdio  # noqa: F401
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REALDATA = SHARED / "realdata"
