@@ -145,7 +145,8 @@ def bench_ls_first_view(ctx: Ctx) -> list[Row]:
         ),
         ratio_info(
             "ls-first-view",
-            "the same call as a fresh interpreter's first: the tokenizer's one-time load (~0.2 s) falls in it",
+            "the same call as a fresh interpreter's first: the tokenizer's start "
+            "(its mapped table, or loading tiktoken) falls in it",
             med(cold),
             med(ref),
         ),
