@@ -136,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         _fitting(scores, budgets, args.markdown)
     misses += _breakdown(by_budget, budgets, outputs, args.markdown)
     misses += _projects(by_budget, budgets, outputs, args.markdown)
+    misses += _reads(by_budget, budgets, outputs, args.markdown)
     if not args.no_whole_run:
         misses += _whole(runs, scores, offsets, whole_budget, args.markdown)
     _worst(by_budget, outputs, 1000 if 1000 in budgets else budgets[0], args.worst)
@@ -262,6 +263,41 @@ def _projects(
             gap_held, gap_all = 100 * (k - hk) / max(n, 1), 100 * (ka - ha) / max(na, 1)
             if gap_held < gap_all - 3:
                 misses.append(f"HELD-OUT at {b}: wuu - plain {gap_held:+.0f} points vs all {gap_all:+.0f}")
+    return misses
+
+
+def _reads(by_budget: dict[int, list[Score]], budgets: tuple[int, ...], outputs: list[Output], md: bool) -> list[str]:
+    """Issue 24's target: on file reads, items kept at 1,000 >= the plain head+tail cut at the same tokens + 5."""
+    print("file reads (kind read): wuu / plain head+tail at the same tokens, items kept:")
+    t = Table(["first view", "projects", "n", *(f"{b:,}" for b in budgets)], md)
+    rows: list[tuple[str, Callable[[Score], bool], Pick, Pick]] = [
+        ("run_command, kind read", lambda s: s.kind == "read", lambda s: s.run_kept, lambda s: s.ht_kept),
+        (
+            "run_command, one file printed by a shell command",
+            lambda s: s.read_kept is not None and outputs[s.index].tool != "Read",
+            lambda s: s.run_kept,
+            lambda s: s.ht_kept,
+        ),
+        ("read_file", lambda s: s.read_kept is not None, lambda s: s.read_kept, lambda s: s.read_ht_kept),
+    ]
+    misses = []
+    for label, keep, wuu, plain in rows:
+        for group in ("DEV", "HELD-OUT", "all"):
+            cells, n = [], 0
+            for b in budgets:
+                part = [
+                    s
+                    for s in by_budget[b]
+                    if keep(s) and (group == "all" or (outputs[s.index].project in DEV_PROJECTS) == (group == "DEV"))
+                ]
+                n = max(n, len(part))
+                k, items, _, _ = kept(part, wuu)
+                hk, _, _, _ = kept(part, plain)
+                cells.append(f"{pct(k, items)} / {pct(hk, items)}")
+                if b == 1000 and group == "all" and items and 100 * (k - hk) / items < 5 - 1e-9:
+                    misses.append(f"{label} at 1000: {pct(k, items)} < plain {pct(hk, items)} + 5 (issue 24)")
+            t.add(label, group, n, *cells)
+    t.print()
     return misses
 
 

@@ -33,6 +33,9 @@ _OUTPUT = re.compile(r"<output>\n?(.*?)\n?</output>", re.S)
 _HEAD = re.compile(r"<output_head>\n?(.*?)\n?</output_head>", re.S)
 _TAIL = re.compile(r"<output_tail>\n?(.*?)\n?</output_tail>", re.S)
 _READ_NUMBER = re.compile(r"^ *(\d+)→", re.M)
+_READ_RANGE = re.compile(r" (?:offset|limit)=\d+")
+READ_DEFAULT_LINES = 2000
+"""Claude Code's Read prints this many lines of a file when no limit is given."""
 
 
 def tokens(text: str) -> set[str]:
@@ -282,8 +285,9 @@ def _result_text(content: Any) -> str:
 def _claude_command(name: str, given: dict[str, Any]) -> str:
     if name == "Bash":
         return str(given.get("command", ""))
-    if name == "Read":
-        return f"Read {given.get('file_path', '')}"
+    if name == "Read":  # (a range asked for is kept: without one, Read printed the whole file)
+        asked = "".join(f" {k}={given[k]}" for k in ("offset", "limit") if isinstance(given.get(k), int))
+        return f"Read {given.get('file_path', '')}{asked}"
     if name == "Grep":
         return f"Grep {given.get('pattern', '')} {given.get('path', '')}".strip()
     return f"Glob {given.get('pattern', '')} {given.get('path', '')}".strip()
@@ -350,7 +354,11 @@ def read_of(out: Output) -> FileRead | None:
         if not numbers:
             return None
         lines = [_READ_NUMBER.sub("", line, count=1) for line in text.split("\n") if _READ_NUMBER.match(line)]
-        return FileRead(out.command.removeprefix("Read "), int(numbers[0]), int(numbers[0]) + len(lines) - 1, lines)
+        path, ranged = _READ_RANGE.subn("", out.command.removeprefix("Read "))
+        first = int(numbers[0])
+        # A Read without offset or limit printed the whole file (up to its default of 2,000 lines).
+        whole = not ranged and first == 1 and len(lines) < READ_DEFAULT_LINES
+        return FileRead(path, first, None if whole else first + len(lines) - 1, lines)
     if out.tool != "bash" and out.tool != "Bash":
         return None
     parts = _segments(out.command)
