@@ -45,7 +45,10 @@ def test_first_view_keeps_head_and_tail_and_names_the_middle(tmp_path: Path) -> 
         "tool": "read_file",
         "args": {"path": str(f), "start_line": gap_first, "end_line": gap_last, "revision": r.revision},
     }
-    assert "read_file(path=" in r.text.split("\n")[-1]
+    # The omission line names the gap and the call that reads it; no header repeats the path or revision.
+    gap = next(ln for ln in r.text.split("\n") if ln.startswith("[… lines"))
+    assert "read_file(path=" in gap and f'revision="{r.revision}"' in gap
+    assert r.text.startswith("1\tline 1 of the log") and r.text.count(r.revision) == 1
     assert r.tokens <= 2000
     assert r.tokens >= 0.7 * 2000
 

@@ -29,7 +29,10 @@ def test_line_view_of_a_saved_result() -> None:
     assert r.continuation is not None and r.continuation["tool"] == "read_saved"
     assert r.continuation["args"]["ref"] == ref
     assert "revision" not in r.continuation["args"]  # saved results never change
-    assert r.text.startswith(f"[saved {ref} · 5,000 lines")
+    # No header: the numbered lines and the omission line say what is shown, and its call names the reference once.
+    assert r.text.startswith("1\t") and r.text.count(ref) == 1
+    a, b = r.meta["omitted"][0]
+    assert f"[… lines {a:,}-{b:,} omitted (" in r.text and f'read_saved(ref="{ref}", start_line={a}' in r.text
 
 
 def test_pattern_shows_matches_with_context_and_line_numbers() -> None:

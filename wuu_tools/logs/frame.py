@@ -10,14 +10,18 @@ output exactly once. Summary lines are derived facts, not lines of the output.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, fit_count
 from ..core.lines import LineFile
 from ..core.result import Continuation, ToolResult, continuation
 from ..core.text import complement
 from ..views.paging import Subject, render_view
+
+if TYPE_CHECKING:
+    from ..views.structure.model import Outline
 
 __all__ = ["LINE_CHARS", "Frame", "Rest", "cut", "fit_share", "framed", "output_subject", "rest_of"]
 
@@ -52,12 +56,19 @@ def rest_of(lf: LineFile, ref: str, shown: list[list[int]], budget: int | None) 
     return Rest(omitted, n, sum(lf.span_bytes(x, y) for x, y in omitted), cont)
 
 
-def output_subject(ref: str, *, as_printed: bool = False) -> Subject:
+def output_subject(
+    ref: str,
+    *,
+    as_printed: bool = False,
+    outline: Callable[[], Outline | None] | None = None,
+    file_lines: tuple[str, int] | None = None,
+) -> Subject:
     """How the paging engine names a saved command output and asks for more of it.
 
     ``as_printed``: the first view under a command's verdict, lines as printed (no numbers) and no
     header of its own (the verdict names the lines, the size and the reference), the head given
-    :data:`HEAD_SHARE` of the lines.
+    :data:`HEAD_SHARE` of the lines. ``outline`` and ``file_lines``: the output is a source file's
+    text (:mod:`.listing`), mapped where a first view omits it.
     """
     return Subject(
         tool="read_saved",
@@ -69,6 +80,9 @@ def output_subject(ref: str, *, as_printed: bool = False) -> Subject:
         numbered=not as_printed,
         header=not as_printed,
         head_share=HEAD_SHARE if as_printed else 0.5,
+        outline=outline,
+        takes_symbol=False,
+        file_lines=file_lines,
     )
 
 
@@ -93,6 +107,9 @@ class Frame:
         summary: Derived lines under the view line (an index, a stat, an outline).
         layout: ``head`` (lines from the start, the rest read forward) or ``head and tail``.
         meta: Facts merged into the result's ``meta``.
+        outline: The output's structure when it is a source file's text (:mod:`.listing`): a
+            ``head and tail`` first view maps what it omits.
+        file_lines: ``(path, offset)``: the output's line ``n`` is the file's line ``n + offset``.
     """
 
     kind: str
@@ -100,6 +117,8 @@ class Frame:
     summary: list[str] = field(default_factory=list)
     layout: str = "head"
     meta: dict[str, Any] = field(default_factory=dict)
+    outline: Callable[[], Outline | None] | None = None
+    file_lines: tuple[str, int] | None = None
 
     @property
     def label(self) -> str:
@@ -137,7 +156,7 @@ def framed(
     for _ in range(12):
         page = render_view(
             lf,
-            output_subject(ref, as_printed=as_printed),
+            output_subject(ref, as_printed=as_printed, outline=frame.outline, file_lines=frame.file_lines),
             start_line=1,
             end_line=end_line,
             start_char=0,

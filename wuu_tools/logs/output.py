@@ -24,7 +24,7 @@ the head of the output, diff, structured data, table) and otherwise returns None
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.budget import HARD_CAP_BYTES, within
 from ..core.lines import LineFile, decode_line
@@ -35,6 +35,9 @@ from ..views.ceiling import fit_ceiling
 from .frame import Frame, framed
 from .shape import Shape, detect
 from .view import project_log
+
+if TYPE_CHECKING:
+    from .listing import Listing
 
 __all__ = ["SAVED_KINDS", "choose", "project_output"]
 
@@ -135,6 +138,9 @@ def _project_output(
         shape = detect(lf, exit_code, failed)
         if saved and shape.kind not in SAVED_KINDS:
             return None
+        listing = None if saved else _listing((meta or {}).get("command"), shape, exit_code)
+        if listing is not None:  # a source file's text, whatever its lines look like (cat -n's look like a table)
+            shape = Shape("output", f"the text of {listing.path}")
         facts = {**(meta or {}), "view": shape.kind, "view_reason": shape.why}
         if shape.kind == "failing log":
             head = verdict or f"[saved {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
@@ -154,6 +160,8 @@ def _project_output(
             facts.update(view="output", view_reason=shape.why)
             frame = _frame(lf, shape, budget)
             assert frame is not None
+        if listing is not None and frame.kind == "output":
+            _map_listing(frame, lf, ref, listing)
         if saved:
             top = [f"[saved {ref}]"]
         return framed(
@@ -178,3 +186,27 @@ def _frame(lf: LineFile, shape: Shape, budget: int) -> Frame | None:
     from .headtail import output_frame, table_frame
 
     return table_frame(lf, shape) if kind == "table" else output_frame(lf)
+
+
+def _listing(command: Any, shape: Shape, exit_code: int | None) -> Listing | None:
+    """The listing ``command`` printed (:mod:`.listing`), unless the output is read better another way.
+
+    A failure keeps its error-first view (a listing that exited 0 is no failure, whatever its lines
+    say); data, and diffs, keep the views of their own structure.
+    """
+    if (shape.kind == "failing log" and exit_code != 0) or shape.kind in ("JSON", "JSON lines", "YAML", "diff"):
+        return None
+    from .listing import listing_of
+
+    return listing_of(command)
+
+
+def _map_listing(frame: Frame, lf: LineFile, ref: str, listing: Listing) -> None:
+    """Give ``frame`` the map of the listing's text, and the file's line numbers where the command says them."""
+    from .listing import listing_outline
+
+    frame.outline = lambda: listing_outline(lf, listing, ref)
+    frame.meta["listing"] = listing.path
+    fits = listing.last is None or lf.total_lines <= listing.last - (listing.offset or 0)
+    if listing.offset and fits:  # (the file's numbers only where the output is the range asked for)
+        frame.file_lines = (listing.path, listing.offset)

@@ -33,13 +33,22 @@ MIN_MAP_TOKENS = 200
 """A first view whose map share would be smaller than this has no map (its notices alone cost 50-90)."""
 MAX_MAP_TOKENS = 4000
 """The longest map a first view holds, whatever its budget (about 300 entries)."""
+GAP_SHARE = 0.1
+"""A map costs at most this share of the tokens of the lines it names (else reading them is as cheap)."""
+BYTES_PER_TOKEN = 4
 MAX_LEVEL = 1
 """Maps show definitions nested this many levels inside a top-level one (a class and its methods)."""
 
 
-def map_share(budget: int) -> int:
-    """The tokens a first view of ``budget`` reserves for its map (0 when too few to be useful)."""
+def map_share(budget: int, gap_bytes: int | None = None) -> int:
+    """The tokens a first view of ``budget`` reserves for its map (0 when too few to be useful).
+
+    ``gap_bytes``: the size of the lines the map names; the map takes at most :data:`GAP_SHARE`
+    of their tokens (counted as :data:`BYTES_PER_TOKEN` bytes each).
+    """
     share = min(int(budget * MAP_SHARE), MAX_MAP_TOKENS)
+    if gap_bytes is not None:
+        share = min(share, int(gap_bytes / BYTES_PER_TOKEN * GAP_SHARE))
     return share if share >= MIN_MAP_TOKENS else 0
 
 
@@ -69,9 +78,10 @@ def _noun(kind: str) -> str:
     return "members"
 
 
-def _line(outline: Outline, i: int, shown: set[int], first: int, count: int = 0) -> str:
+def _line(outline: Outline, i: int, shown: set[int], first: int, count: int = 0, offset: int = 0) -> str:
     """``first-last  signature``, indented two spaces per enclosing definition that is in ``shown`` or
-    starts above the mapped lines (a method whose class opens in the head stays indented)."""
+    starts above the mapped lines (a method whose class opens in the head stays indented); with an
+    ``offset``, the file's numbers follow in parentheses (``first-last (first+offset-last+offset)``)."""
     d = outline.defs[i]
     noun = _noun(d.kind)
     suffix = f" · {count:,} {noun if count != 1 else noun[:-1]}" if count else ""
@@ -79,7 +89,8 @@ def _line(outline: Outline, i: int, shown: set[int], first: int, count: int = 0)
     while p >= 0:
         depth += p in shown or outline.defs[p].start < first
         p = outline.parents[p]
-    return f"{'  ' * depth}{d.start}-{d.end}  {d.signature}{suffix}"
+    where = f"{d.start}-{d.end}" + (f" ({d.start + offset}-{d.end + offset})" if offset else "")
+    return f"{'  ' * depth}{where}  {d.signature}{suffix}"
 
 
 def _members(outline: Outline, i: int, listed: set[int]) -> list[int]:
@@ -91,37 +102,47 @@ def gap_map(
     first: int,
     last: int,
     cap: int,
-    call_one: Callable[[str], str],
-    call_all: Callable[[int, int], str],
+    call_one: Callable[[str], str] | None = None,
+    call_all: Callable[[int, int], str] | None = None,
+    file_lines: tuple[str, int] | None = None,
 ) -> list[str]:
     """The map lines of lines ``first``-``last`` within about ``cap`` tokens ([] when nothing fits or is defined).
 
     ``call_one(name)`` is the text of the call that reads a definition by name, ``call_all(a, b)``
-    the call that lists the whole map of lines a-b. Token costs are counted once per entry and
-    kept on the outline, and only for the entries a map of ``cap`` tokens can reach.
+    the call that lists the whole map of lines a-b (neither is named when not given: a saved
+    output is read by its line ranges). ``file_lines``: ``(path, offset)`` when the lines are the
+    file ``path``'s from line ``1 + offset`` (a command printed them): each entry gives both numbers.
+    Token costs are counted once per entry and kept on the outline, and only for the entries a map
+    of ``cap`` tokens can reach.
     """
     idx = map_entries(outline, first, last)
     if not idx or cap <= 0:
         return []
+    offset = file_lines[1] if file_lines else 0
     listed = set(idx)
     ranked = _ranked(outline, first, last, idx)
-    header = _header(first, last, call_one(outline.qualname(ranked[0])))
+
+    def head(i: int) -> str:
+        return _header(first, last, call_one(outline.qualname(i)) if call_one else None, file_lines)
+
+    header = head(ranked[0])
     room = cap - _cost(outline, header)
     full: list[str] = []
     for i in idx:  # the whole map, while it fits
-        text = _line(outline, i, listed, first)
+        text = _line(outline, i, listed, first, offset=offset)
         room -= _cost(outline, text)
         if room < 0:
             break
         full.append(text)
     if room >= 0:
         return [header, *full]
-    room = cap - _cost(outline, header) - _cost(outline, _footer(len(idx), len(idx), call_all(first, last)))
+    all_call = call_all(first, last) if call_all else None
+    room = cap - _cost(outline, header) - _cost(outline, _footer(len(idx), len(idx), all_call))
     chosen: set[int] = set()
     misses = 0
     for i in ranked:
         members = _members(outline, i, listed)
-        cost = _cost(outline, _line(outline, i, listed, first, len(members)))
+        cost = _cost(outline, _line(outline, i, listed, first, len(members), offset))
         if cost <= room:
             chosen.add(i)
             room -= cost
@@ -132,18 +153,22 @@ def gap_map(
                 break
     if not chosen:
         return []
-    out = [_header(first, last, call_one(outline.qualname(next(i for i in ranked if i in chosen))))]
+    out = [head(next(i for i in ranked if i in chosen))]
     for i in idx:
         if i in chosen:
             members = _members(outline, i, listed)
             unlisted = not all(j in chosen for j in members)
-            out.append(_line(outline, i, chosen, first, len(members) if unlisted else 0))
-    out.append(_footer(len(chosen), len(idx), call_all(first, last)))
+            out.append(_line(outline, i, chosen, first, len(members) if unlisted else 0, offset))
+    out.append(_footer(len(chosen), len(idx), all_call))
     return out
 
 
-def _header(first: int, last: int, call: str) -> str:
-    return f"[what lines {first:,}-{last:,} define; read one: {call}]"
+def _header(first: int, last: int, call: str | None, file_lines: tuple[str, int] | None = None) -> str:
+    where = f"lines {first:,}-{last:,}"
+    if file_lines and file_lines[1]:
+        path, offset = file_lines
+        where += f" ({path} lines {first + offset:,}-{last + offset:,})"
+    return f"[what {where} define" + (f"; read one: {call}]" if call else "]")
 
 
 def _cost(outline: Outline, text: str) -> int:
@@ -155,8 +180,8 @@ def _cost(outline: Outline, text: str) -> int:
     return costs[text]  # type: ignore[no-any-return]
 
 
-def _footer(shown: int, total: int, call: str) -> str:
-    return f"[map: {shown:,} of {total:,} entries listed; all: {call}]"
+def _footer(shown: int, total: int, call: str | None) -> str:
+    return f"[map: {shown:,} of {total:,} entries listed" + (f"; all: {call}]" if call else "]")
 
 
 def _ranked(outline: Outline, first: int, last: int, idx: list[int]) -> list[int]:

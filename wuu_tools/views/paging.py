@@ -44,12 +44,18 @@ class Subject:
         numbered: Whether each line carries its number (a file read, a page of a saved result).
             A command's output under its verdict is shown as printed: the header and the
             omission line give the line numbers a continuation needs.
-        header: Whether a first view that shows the head and the tail opens with a line naming
-            the source, its size and what is shown (off under a verdict that already says so).
+        header: Whether a view of part of the source opens with a line naming it, the lines shown,
+            its size and revision (off under a verdict that already says so). A first view that
+            shows the head and the tail has none: its lines are numbered (or the verdict counts
+            them), and its omission line names the gap and the call that reads it.
         head_share: The share of a first view's lines budget that goes to the head (the tail
             takes the rest).
         outline: Gives the source's :class:`~.structure.model.Outline` (or None), called only when a
             first view is cut: the omitted middle is then mapped (:mod:`.mapview`).
+        takes_symbol: Whether the tool reads a definition by name (``symbol=``): the map then names
+            the calls that read one and list them all.
+        file_lines: ``(path, offset)`` when the lines are those of a file printed by a command, line
+            ``n`` being the file's line ``n + offset``: a map names both numbers.
     """
 
     tool: str
@@ -62,6 +68,8 @@ class Subject:
     header: bool = True
     head_share: float = 0.5
     outline: Callable[[], Outline | None] | None = None
+    takes_symbol: bool = True
+    file_lines: tuple[str, int] | None = None
 
 
 def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
@@ -111,7 +119,6 @@ class _View:
         self.end_line = end_line
         self.start_char = start_char
         self.is_first_view = is_first_view
-        self.width = len(str(last))
         self.byte_cap = HARD_CAP_BYTES - 3 * len(subject.label.encode()) - 1500
 
     # -- pieces -----------------------------------------------------------------------------
@@ -131,7 +138,7 @@ class _View:
             text, bad = decode_line(raw)
             body.replaced |= bad
             text = clean_terminal(text) if self.subject.terminal else mark_carriage_returns(text)
-            out.append(number_line(first + i, text, self.width) if self.subject.numbered else text)
+            out.append(number_line(first + i, text, 0) if self.subject.numbered else text)
         return out
 
     def _most(self, budget: int) -> int | None:
@@ -172,7 +179,7 @@ class _View:
 
     def _partial(self, body: _Body, line: int, start_char: int, budget: int, byte_cap: int) -> None:
         """Part of one line from ``start_char``; whole lines follow if the rest of it fits."""
-        prefix = number_line(line, "", self.width) if self.subject.numbered else ""
+        prefix = number_line(line, "", 0) if self.subject.numbered else ""
         text, at_end, bad = self.lf.read_chars(line, start_char, byte_cap)
         body.replaced |= bad
         room = max(1, budget - count_tokens(prefix))
@@ -214,18 +221,19 @@ class _View:
         body.next_line = line + n if line + n <= self.last else None
 
     def _head_tail(self, body: _Body, budget: int) -> bool:
-        """Head and tail of the whole file; False when they cannot both hold a whole line."""
-        head_raws, giant = self.lf.read_forward(1, self.last, self.byte_cap // 2)
+        """Head and tail of the lines viewed; False when they cannot both hold a whole line."""
+        first = self.first
+        head_raws, giant = self.lf.read_forward(first, self.last, self.byte_cap // 2)
         if giant:
             return False
-        head_items = self._numbered(1, head_raws, body, self._most(int(budget * self.subject.head_share)))
+        head_items = self._numbered(first, head_raws, body, self._most(int(budget * self.subject.head_share)))
         h = fit_count(head_items, int(budget * self.subject.head_share), self.byte_cap // 2)
         if h == 0:
             return False
         head = head_items[:h]
         used = count_tokens("\n".join(head))
         used_bytes = len("\n".join(head).encode())
-        tail_raws = self.lf.read_backward(self.last, self.byte_cap - used_bytes, floor=h + 1)
+        tail_raws = self.lf.read_backward(self.last, self.byte_cap - used_bytes, floor=first + h)
         if not tail_raws:
             return False
         room = max(0, budget - used)  # the tail's budget, plus the one line that shows it is full
@@ -238,10 +246,10 @@ class _View:
         if t == 0:
             return False
         tail = tail_items[len(tail_items) - t :]
-        gap_first, gap_last = h + 1, self.last - t
+        gap_first, gap_last = first + h, self.last - t
         if gap_first > gap_last:  # nothing in between after all
             body.parts = head + tail
-            body.shown = list(range(1, self.last + 1))
+            body.shown = list(range(first, self.last + 1))
             return True
         n_gap = gap_last - gap_first + 1
         gap_bytes = self.lf.span_bytes(gap_first, gap_last)
@@ -251,7 +259,7 @@ class _View:
             *tail,
         ]
         body.gap_at = len(head)
-        body.shown = [*range(1, h + 1), *range(gap_last + 1, self.last + 1)]
+        body.shown = [*range(first, gap_first), *range(gap_last + 1, self.last + 1)]
         body.head_tail = (gap_first, gap_last)
         body.next_line = gap_first
         body.end_bound = gap_last
@@ -268,8 +276,13 @@ class _View:
             share = 0
         if not self._head_tail(body, budget - share):
             body = _Body()
-            self._forward(body, 1, budget, self.byte_cap)
+            self._forward(body, self.first, budget, self.byte_cap)
             return body
+        if share and body.head_tail:  # a map much shorter than what it names, or none
+            share = map_share(budget, self.lf.span_bytes(*body.head_tail))
+            if not share:
+                again = _Body()
+                return again if self._head_tail(again, budget) else body
         if not share:
             return body
         lines = self._map(outline, body, share)  # type: ignore[arg-type]
@@ -288,19 +301,21 @@ class _View:
 
         if body.head_tail is None:
             return []
-        key, budget = self.subject.key, self.explicit_budget
-        rev = self.lf.revision if self.subject.takes_revision else None
+        subject, budget = self.subject, self.explicit_budget
+        key = subject.key
+        rev = self.lf.revision if subject.takes_revision else None
+        if not subject.takes_symbol:
+            return gap_map(outline, body.head_tail[0], body.head_tail[1], cap, file_lines=subject.file_lines)
         return gap_map(
             outline,
             body.head_tail[0],
             body.head_tail[1],
             cap,
-            lambda name: call_text(continuation(self.subject.tool, **key, symbol=name)),
+            lambda name: call_text(continuation(subject.tool, **key, symbol=name)),
             lambda a, b: call_text(
-                continuation(
-                    self.subject.tool, **key, symbol="*", start_line=a, end_line=b, revision=rev, budget=budget
-                )
+                continuation(subject.tool, **key, symbol="*", start_line=a, end_line=b, revision=rev, budget=budget)
             ),
+            file_lines=subject.file_lines,
         )
 
     # -- assembly ---------------------------------------------------------------------------
@@ -310,13 +325,13 @@ class _View:
         if self.start_char:
             self._partial(body, self.first, self.start_char, budget, self.byte_cap)
         elif self.is_first_view:
-            raws, giant = self.lf.read_forward(1, self.last, self.byte_cap)
+            raws, giant = self.lf.read_forward(self.first, self.last, self.byte_cap)
             fits = self._most(budget)
-            if not giant and len(raws) == self.last and (fits is None or len(raws) < fits):
-                items = self._numbered(1, raws, body)
+            if not giant and len(raws) == self.last - self.first + 1 and (fits is None or len(raws) < fits):
+                items = self._numbered(self.first, raws, body)
                 if fit_count(items, budget, self.byte_cap) == len(items):
                     body.parts = items
-                    body.shown = list(range(1, self.last + 1))
+                    body.shown = list(range(self.first, self.last + 1))
                     return body
             body = self._first_view(budget)
         else:
@@ -460,8 +475,8 @@ def _assemble(
         return "\n".join(out), None
     rev_text = f" · revision {rev}" if subject.takes_revision else ""
     if body.head_tail:
-        if subject.header or flags:
-            out.append(f"[{label} · {plural(total, 'line')} · {human_size(lf.size)}{rev_text}{flags}]")
+        if flags:  # (the lines' numbers and the omission line say the rest; its call carries the revision)
+            out.append(f"[{label}{flags}]")
     else:
         shown = ranges(body.shown)
         what = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in shown)
@@ -473,16 +488,14 @@ def _assemble(
     if cont is None:
         out.append(f"[end of {'file' if subject.tool == 'read_file' else 'saved result'} range: line {last:,}]")
         return "\n".join(out), None
-    if body.head_tail and not subject.header and body.gap_at >= 0:
-        # Under a verdict: the omission line itself gives the call that reads the gap.
+    if body.head_tail and body.gap_at >= 0:
+        # The omission line itself gives the call that reads the gap.
         gap_first, gap_last = body.head_tail
         at = len(out) - len(body.parts) + body.gap_at
         out[at] = (
             f"[… lines {gap_first:,}-{gap_last:,} omitted ({human_size(lf.span_bytes(gap_first, gap_last))}): "
             f"{call_text(cont)} …]"
         )
-    elif body.head_tail:
-        out.append(f"[next: {call_text(cont)}]")
     elif body.partial_line is not None:
         rest = lf.line_end(body.partial_line) - lf.offset(body.partial_line)
         out.append(f"[line {body.partial_line:,} continues ({human_size(rest)} in all); next: {call_text(cont)}]")
