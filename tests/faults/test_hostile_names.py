@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from _faults import Marked, wuu_argv
 
-from wuu_tools import Toolset, list_dir, read_file
+from wuu_tools import Toolset, WuuError, list_dir, read_conversation, read_file
 
 NAMES: dict[bytes, bytes] = {
     b"a\xff": b"undecodable\n",
@@ -139,3 +139,20 @@ def test_mcp_round_trips_every_name(hostile_dir: Path, tree: Marked) -> None:
         return read
 
     assert run_client(params, body) == _expected()
+
+
+def test_a_transcript_with_a_non_utf8_name_reads_on_from_its_continuation(tmp_path: Path, store_dir: Path) -> None:
+    name = os.path.join(os.fsencode(tmp_path), b"chat\xff\x1b[2J.jsonl")
+    turns = [{"role": role, "content": f"message {i} " * 40} for i, role in enumerate(["user", "assistant"] * 40)]
+    with open(name, "w") as fh:
+        fh.write("\n".join(json.dumps(t) for t in turns))
+    first = read_conversation(os.fsdecode(name), budget=400)
+    assert first.continuation is not None
+    args = first.continuation["args"]
+    assert args["path"].startswith('"') and "\\udcff" in args["path"]  # quoted: JSON cannot carry the byte 0xff
+    json.dumps(first.continuation, ensure_ascii=False).encode("utf-8")  # and so the continuation encodes
+    more = read_conversation(**args)
+    assert "turns before 80" in more.text and "message 77" in more.text, more.text[:300]
+    with pytest.raises(WuuError) as missing:
+        read_conversation(os.fsdecode(name) + "-missing")
+    assert "\\udcff" in str(missing.value) and "\x1b" not in str(missing.value)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core.budget import count_tokens
 from ..core.errors import StoreError
+from ..core.pattern import Pattern
 from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from .blocks import key_argument, to_text
@@ -237,7 +238,7 @@ def full_turn(turn: Turn) -> str:
     return "\n".join(lines)
 
 
-def hit_lines(turn: Turn, rx: re.Pattern[str], limit: int) -> tuple[list[str], int]:
+def hit_lines(turn: Turn, rx: Pattern, limit: int) -> tuple[list[str], int]:
     """The lines of ``turn`` that match ``rx`` (at most ``limit``), each call's hits under its call line.
 
     Searched, line by line: the text, the reasoning, each call's name and arguments, its

@@ -18,6 +18,7 @@ from typing import Literal
 
 from ..core.budget import resolve_budget
 from ..core.errors import InvalidArgument, NotAFile, clip, map_os_error, quote
+from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..views.ceiling import fit_ceiling
 from .detect import FORMATS, parse_transcript
@@ -91,6 +92,8 @@ def read_conversation(
         raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
     if format is not None and format not in FORMATS:
         raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (or omitted), not {quote(format)}")
+    check_path(path)
+    path = given_path(path)  # a quoted name copied from a view reads back as the file it names
     resolved = resolve_budget(budget)
     data = _read(path)
     current = "b2-" + hashlib.blake2b(data, digest_size=10).hexdigest()
@@ -107,12 +110,12 @@ def read_conversation(
         if pattern is not None:
             return pattern_view(conv, frame, pattern, before_turn)
         if before_turn is not None:
-            return older_view(conv, frame, TurnRenderer(path), before_turn)
-        return first_view(conv, frame, TurnRenderer(path))
+            return older_view(conv, frame, TurnRenderer(arg_path(path)), before_turn)
+        return first_view(conv, frame, TurnRenderer(arg_path(path)))
 
     def _frame(inner: int) -> Frame:
         return Frame(
-            path=path,
+            path=arg_path(path),
             budget=inner,
             explicit_budget=budget,
             revision=current,
@@ -131,13 +134,14 @@ def _read(path: str) -> bytes:
     try:
         st = os.stat(path)
         if stat.S_ISDIR(st.st_mode):
-            raise NotAFile(f"{clip(path)}: is a directory, not a transcript file (use list_dir)")
+            raise NotAFile(f"{clip(shown_path(path))}: is a directory, not a transcript file (use list_dir)")
         if not stat.S_ISREG(st.st_mode):
-            raise NotAFile(f"{clip(path)}: not a regular file (a FIFO, socket or device); a transcript must be a file")
+            shown = clip(shown_path(path))
+            raise NotAFile(f"{shown}: not a regular file (a FIFO, socket or device); a transcript must be a file")
         with open(path, "rb") as fh:
             return fh.read()
     except OSError as exc:
-        raise map_os_error(exc, path) from exc
+        raise map_os_error(exc, shown_path(path)) from exc
 
 
 def _parse(path: str, data: bytes, revision: str, fmt: str | None) -> Conversation:

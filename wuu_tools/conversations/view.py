@@ -13,14 +13,13 @@ in the chain, each view in transcript order.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_prefix
 from ..core.errors import InvalidArgument
-from ..core.pattern import compile_pattern
+from ..core.pattern import Pattern, compile_pattern
 from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.text import human_size, plural, ranges, thousands
 from .model import Conversation, Turn
@@ -313,7 +312,7 @@ def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | N
     return _fit_total(lines, frame, conv, shown, cont, matched_turns=sorted(shown))
 
 
-def _hit_block(turn: Turn, rx: re.Pattern[str]) -> str | None:
+def _hit_block(turn: Turn, rx: Pattern) -> str | None:
     """A matching turn's header and its matching lines, or None when nothing in it matches."""
     lines, total = hit_lines(turn, rx, MAX_HITS)
     if not total:
