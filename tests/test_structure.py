@@ -348,6 +348,48 @@ def test_cpp_namespaces_templates_out_of_line_methods_and_macro_lines() -> None:
     assert o.defs[6].owner == "lexer"
 
 
+def test_a_cpp_type_the_grammar_loses_track_of_keeps_its_whole_body() -> None:
+    # An access specifier that is a macro, a comment, then preprocessor branches that each return: the
+    # grammar, which does not expand macros, closes the class at line 21 of 25 (as it closes nlohmann
+    # json's basic_json at line 674 of 5,118). The braces say where the body ends.
+    o = outline(
+        "document.hpp",
+        """
+        LIB_DOCUMENT_TEMPLATE
+        class document // NOLINT(special-member-functions)
+        {
+          LIB_PRIVATE_UNLESS_TESTED:
+            // true if:
+            // - either operand is NaN and the other is a number
+            // - either operand is discarded
+            static bool unordered(const_reference lhs, const_reference rhs, bool inverse = false) noexcept
+            {
+                if ((lhs.is_float() && std::isnan(lhs.m_value.number) && rhs.is_number())
+                        || (rhs.is_float() && std::isnan(rhs.m_value.number) && lhs.is_number()))
+                {
+                    return true;
+                }
+        #if LIB_LEGACY_COMPARISON
+                return (lhs.is_discarded() || rhs.is_discarded()) && !inverse;
+        #else
+                static_cast<void>(inverse);
+                return lhs.is_discarded() || rhs.is_discarded();
+        #endif
+            }
+
+          private:
+            int n = 0;
+        };
+
+        int after() { return 0; }
+        """,
+    )
+    rows = table(o)
+    assert rows[0] == ("document", "class", 1, 25)
+    assert all(name.startswith("document.") for name, _, _, end in rows[1:-1] if end <= 25), rows
+    assert rows[-1] == ("after", "function", 27, 27)
+
+
 def test_markdown_headings_and_their_sections() -> None:
     o = outline(
         "README.md",

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import importlib
 import re
+from bisect import bisect_left
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from .braces import closing
 from .languages import GRAMMARS
 from .model import SIGNATURE_CHARS, Definition, tidy_signature
 from .queries import QUERIES
@@ -108,12 +111,35 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
         if key not in best or pattern < best[key][0]:  # the first pattern that matches a node wins
             name_nodes = caps.get("name")
             best[key] = (pattern, kind, node, name_nodes[0] if name_nodes else None)
-    found = (_definition(language, data, kind, node, name, macro_rows) for _, kind, node, name in best.values())
-    defs = [d for d in found if d is not None]
+    found = ((_definition(language, data, kind, node, name, macro_rows), node) for _, kind, node, name in best.values())
+    pairs = [(d, node) for d, node in found if d is not None]
+    if language in ("c", "cpp") and tree.root_node.has_error:
+        pairs = _whole_bodies(source, pairs)
+    defs = [d for d, _ in pairs]
     if language in ("c", "cpp"):  # a prototype counts where the file does not define the function itself
         defined = {(d.owner, d.name) for d in defs if d.kind == "function"}
         defs = [d for d in defs if d.kind != "prototype" or (d.owner, d.name) not in defined]
     return defs
+
+
+_BODIED = frozenset({"class", "struct", "union", "enum", "namespace", "function", "method"})
+
+
+def _whole_bodies(source: bytes, pairs: list[tuple[Definition, Any]]) -> list[tuple[Definition, Any]]:
+    """Each type and namespace of ``pairs`` ending at the brace that closes its body (:mod:`.braces`),
+    where the parse, having met text it could not read, ended it earlier."""
+    closes = closing(source)
+    newlines = [m.start() for m in re.finditer(rb"\n", source)]
+    out = []
+    for d, node in pairs:
+        body = node.child_by_field_name("body") if d.kind in _BODIED else None
+        close = closes.get(body.start_byte) if body is not None else None
+        if close is not None:
+            end = bisect_left(newlines, close) + 1  # the line holding the closing brace
+            if end > d.end:
+                d = replace(d, end=end)
+        out.append((d, node))
+    return out
 
 
 def _blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
