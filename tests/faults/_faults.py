@@ -77,6 +77,11 @@ def survivors(mark: str, settle: float = 5.0) -> list[str]:
     return out
 
 
+def _default_stop_signals() -> None:
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 class Marked:
     """A test's mark: the environment to start processes with, and the check that none is left."""
 
@@ -87,10 +92,14 @@ class Marked:
         self.started: list[subprocess.Popen[Any]] = []
 
     def popen(self, argv: list[str], **kwargs: Any) -> subprocess.Popen[Any]:
-        """Start ``argv`` marked (stdout and stderr piped unless given)."""
+        """Start ``argv`` marked (stdout and stderr piped unless given), with the stop signals at their
+        defaults as in a terminal's session: a suite run under ``nohup`` or as a background job hands
+        its children SIGHUP or SIGINT ignored, and ``wuu run`` rightly keeps ignoring what it was
+        started ignoring."""
         kwargs.setdefault("stdout", subprocess.PIPE)
         kwargs.setdefault("stderr", subprocess.PIPE)
         kwargs.setdefault("stdin", subprocess.DEVNULL)
+        kwargs.setdefault("preexec_fn", _default_stop_signals)
         proc = subprocess.Popen(argv, env={**self.env, **kwargs.pop("env", {})}, **kwargs)
         self.started.append(proc)
         return proc
