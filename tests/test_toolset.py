@@ -97,6 +97,23 @@ def test_allow_outside_root(root: Path) -> None:
     assert "outside the root" in result.text
 
 
+def test_paths_under_the_root_are_shown_and_continued_relative_to_it(root: Path, tmp_path: Path) -> None:
+    # The tools get absolute paths (resolved against the root); the views name them as the caller
+    # wrote them, so the root's own path is not paid for in every header and call.
+    ts = Toolset(root, budget=300)
+    first = ts.call("read_file", {"path": "src/big.py"})
+    assert str(root) not in first.text
+    assert first.continuation is not None and first.continuation["args"]["path"] == "src/big.py"
+    page = ts.call(first.continuation["tool"], first.continuation["args"])
+    assert page.text.startswith("[src/big.py · lines ") and str(root) not in page.text
+    listing = ts.call("list_dir", {})
+    assert listing.text.startswith("[. (paths relative to it)") and str(root) not in listing.text
+    (tmp_path / "outside.log").write_text("".join(f"entry {n}\n" for n in range(1, 2001)))
+    outside = Toolset(root, allow_outside_root=True).call("read_file", {"path": "../outside.log", "budget": 100})
+    assert outside.continuation is not None  # outside the root: named in full
+    assert outside.continuation["args"]["path"] == str(tmp_path / "outside.log")
+
+
 def test_list_dir_defaults_to_the_root(root: Path) -> None:
     result = Toolset(root).call("list_dir", {})
     assert not result.is_error, result.text

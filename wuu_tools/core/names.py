@@ -10,6 +10,11 @@ takes it for an option. Every tool that takes a path reads those forms back
 (:func:`given_path`), so a path copied from a view, quotes and all, names the same file through
 the Python API, the CLI and MCP; a path given as it really is works too.
 
+Inside :func:`relative_to` (a :class:`~wuu_tools.toolset.Toolset` call, which hands its tools
+absolute paths resolved against its root), a path under the root is shown and continued relative
+to it, as the caller wrote it: the root is said once by whoever set it up, not in every header and
+call.
+
 >>> shown_path("src/main.py")
 'src/main.py'
 >>> shown_path("a\udcff"), shown_path("new\nline"), shown_path("-rf")
@@ -22,11 +27,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .errors import InvalidArgument, quote
 from .text import escape_char
 
-__all__ = ["PATH_MAX_BYTES", "arg_path", "check_path", "given_path", "needs_quotes", "shown_path"]
+__all__ = ["PATH_MAX_BYTES", "arg_path", "check_path", "given_path", "needs_quotes", "relative_to", "shown_path"]
 
 PATH_MAX_BYTES = 4096
 """The longest path a tool takes (Linux's PATH_MAX), in UTF-8 bytes; a longer one is refused before it is used."""
@@ -42,8 +50,37 @@ def _quoted(name: str) -> str:
     return '"' + "".join(c if c.isprintable() and c not in '"\\' else escape_char(c) for c in name) + '"'
 
 
+_ROOT: ContextVar[str | None] = ContextVar("wuu_paths_root", default=None)
+
+
+@contextmanager
+def relative_to(root: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Show and continue the absolute paths under ``root`` relative to it inside the ``with`` block.
+
+    >>> with relative_to("/work/repo"):
+    ...     shown_path("/work/repo/src/a.py"), arg_path("/work/repo"), shown_path("/work/other.py")
+    ('src/a.py', '.', '/work/other.py')
+    """
+    token = _ROOT.set(os.fspath(root) if root is not None else None)
+    try:
+        yield
+    finally:
+        _ROOT.reset(token)
+
+
+def _under_root(path: str) -> str:
+    root = _ROOT.get()
+    if root is None or not path.startswith(root):
+        return path
+    if path == root:
+        return "."
+    base = root if root.endswith("/") else root + "/"
+    return path[len(base) :] if path.startswith(base) and len(path) > len(base) else path
+
+
 def shown_path(path: str) -> str:
     """How a view shows ``path``: as it is, ``./-name`` for a relative path that starts with a dash, or quoted."""
+    path = _under_root(path)
     if path.startswith("-"):
         path = "./" + path
     return _quoted(path) if needs_quotes(path) else path
@@ -59,6 +96,7 @@ def check_path(path: str, name: str = "path") -> None:
 
 def arg_path(path: str) -> str:
     """``path`` as a continuation's argument: as it is when JSON can carry it, else its shown (quoted) form."""
+    path = _under_root(path)
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: bytes that are not UTF-8

@@ -31,7 +31,7 @@ from typing import Annotated, Any
 
 from ..core.budget import resolve_budget
 from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError, clip, quote
-from ..core.names import check_path, given_path
+from ..core.names import check_path, given_path, relative_to
 from ..core.result import ToolResult
 from ..core.store import Store, use_store
 from .schema import ToolSpec, tool_spec
@@ -189,7 +189,7 @@ class Toolset:
             kwargs = self._confine(name, spec.check_args(args))
             if self.budget is not None and "budget" not in kwargs and "budget" in _param_names(spec):
                 kwargs["budget"] = self.budget
-            with use_store(self.store):
+            with use_store(self.store), relative_to(self.root):
                 result: ToolResult = spec.fn(**kwargs)
             return result
         except WuuError as exc:
