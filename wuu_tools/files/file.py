@@ -12,8 +12,7 @@ from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
-from ..views.ceiling import fit_ceiling
-from ..views.paging import Subject, check_range, render_view
+from ..views.paging import Subject, check_range, paged
 
 if TYPE_CHECKING:
     from ..views.structure.model import Outline
@@ -88,18 +87,15 @@ def read_file(
         subject = Subject(
             tool="read_file", key={"path": arg_path(path)}, label=shown_path(path), outline=lambda: _outline(lf, path)
         )
-        return fit_ceiling(
-            lambda inner: render_view(
-                lf,
-                subject,
-                start_line=start_line,
-                end_line=end_line,
-                start_char=start_char,
-                revision=revision,
-                budget=inner,
-                explicit_budget=budget,
-            ),
-            resolved,
+        return paged(
+            lf,
+            subject,
+            start_line=start_line,
+            end_line=end_line,
+            start_char=start_char,
+            revision=revision,
+            budget=resolved,
+            explicit_budget=budget,
         )
 
 

@@ -28,7 +28,7 @@ from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, mark_carriage_returns, plural, ranges
 from ..views.ceiling import fit_ceiling
-from ..views.paging import Subject, check_range, render_view
+from ..views.paging import Subject, check_range, paged
 
 __all__ = ["read_saved"]
 
@@ -93,18 +93,15 @@ def read_saved(
             takes_revision=False,
             terminal=not raw,
         )
-        return fit_ceiling(
-            lambda inner: render_view(
-                lf,
-                subject,
-                start_line=start_line,
-                end_line=end_line,
-                start_char=start_char,
-                revision=None,
-                budget=inner,
-                explicit_budget=budget,
-            ),
-            resolved,
+        return paged(
+            lf,
+            subject,
+            start_line=start_line,
+            end_line=end_line,
+            start_char=start_char,
+            revision=None,
+            budget=resolved,
+            explicit_budget=budget,
         )
 
 

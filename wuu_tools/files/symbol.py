@@ -21,7 +21,7 @@ from ..core.result import ToolResult, call_text, continuation
 from ..core.text import human_size, plural
 from ..views.ceiling import fit_ceiling
 from ..views.mapview import map_entries, map_page
-from ..views.paging import Subject, render_view
+from ..views.paging import Subject, paged
 from ..views.structure import MAP_MAX_BYTES, Outline, outline_of
 from ..views.symbols import closest, find
 
@@ -91,20 +91,17 @@ def read_symbol(
     i = found[0]
     d = outline.defs[i]
     note = f"[{outline.qualname(i)}: {d.kind}, lines {d.first:,}-{d.end:,}]"
-    return fit_ceiling(
-        lambda inner: render_view(
-            lf,
-            subject,
-            start_line=d.first,
-            end_line=d.end,
-            start_char=0,
-            revision=revision,
-            budget=inner,
-            explicit_budget=explicit_budget,
-            extra_meta={"symbol": outline.qualname(i)},
-            notes=(note,),
-        ),
-        budget,
+    return paged(
+        lf,
+        subject,
+        start_line=d.first,
+        end_line=d.end,
+        start_char=0,
+        revision=revision,
+        budget=budget,
+        explicit_budget=explicit_budget,
+        extra_meta={"symbol": outline.qualname(i)},
+        notes=(note,),
     )
 
 

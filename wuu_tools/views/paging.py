@@ -19,11 +19,17 @@ from ..core.errors import InvalidArgument, quote
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
+from .ceiling import fit_ceiling
 
 if TYPE_CHECKING:  # (the map's modules load only when a first view is cut)
     from .structure.model import Outline
 
-__all__ = ["Subject", "check_range", "render_view"]
+__all__ = [
+    "Subject",
+    "check_range",
+    "paged",
+    "render_view",
+]
 
 
 @dataclass(frozen=True)
@@ -347,6 +353,12 @@ def _valid_utf8(raws: list[bytes]) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def paged(lf: LineFile, subject: Subject, *, budget: int, **view: Any) -> ToolResult:
+    """:func:`render_view` of ``lf`` within ``budget`` tokens, notices included (:func:`~.ceiling.fit_ceiling`);
+    ``view`` holds render_view's other keywords."""
+    return fit_ceiling(lambda inner: render_view(lf, subject, budget=inner, **view), budget)
 
 
 def render_view(
