@@ -8,10 +8,12 @@ import textwrap
 
 import pytest
 
+from wuu_tools.views.mapview import map_entries
 from wuu_tools.views.structure import outline_of_bytes
 from wuu_tools.views.structure.languages import GRAMMARS, language_of
 from wuu_tools.views.structure.model import Outline
 from wuu_tools.views.structure.treesitter import available
+from wuu_tools.views.symbols import find
 
 
 def outline(name: str, source: str) -> Outline:
@@ -304,6 +306,30 @@ def test_c_functions_structs_and_typedefs() -> None:
     ]
     assert o.defs[2].doc_start == 10
     assert o.defs[5].signature == "int count(const struct node *head, int limit);"
+
+
+def test_a_typedef_of_a_named_type_is_another_name_for_its_lines() -> None:
+    # cuda.h's style: the map showed `typedef enum CUarray_format_enum · 1 member`, the member being
+    # the typedef's own name for the same lines.
+    o = outline(
+        "cuda.h",
+        """
+        typedef enum CUarray_format_enum {
+            CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+            CU_AD_FORMAT_UNSIGNED_INT16 = 0x02
+        } CUarray_format;
+
+        typedef struct CUctx_st *CUcontext;
+        """,
+    )
+    assert table(o)[:2] == [
+        ("CUarray_format_enum", "enum", 1, 4),
+        ("CUarray_format_enum.CUarray_format", "type", 1, 4),
+    ]
+    assert o.is_alias(1) and not o.is_alias(0)
+    assert o.members(0) == []  # not a member: the same lines by another name
+    assert map_entries(o, 1, 6) == [i for i, d in enumerate(o.defs) if d.name != "CUarray_format"]
+    assert find(o, "CUarray_format") == [1]  # still read by its name
 
 
 def test_cpp_namespaces_templates_out_of_line_methods_and_macro_lines() -> None:

@@ -58,7 +58,11 @@ def map_entries(outline: Outline, first: int, last: int) -> list[int]:
     if key not in outline.memo:
         starts = outline.memo.setdefault("starts", [d.start for d in outline.defs])
         lo, hi = bisect_left(starts, first), bisect_right(starts, last)  # type: ignore[arg-type]
-        outline.memo[key] = [i for i in range(lo, hi) if outline.level(i) <= MAX_LEVEL and not _in_function(outline, i)]
+        outline.memo[key] = [
+            i
+            for i in range(lo, hi)
+            if outline.level(i) <= MAX_LEVEL and not _in_function(outline, i) and not outline.is_alias(i)
+        ]
     return outline.memo[key]  # type: ignore[return-value]
 
 

@@ -133,6 +133,13 @@ class Outline:
             p = self.parents[p]
         return ".".join(parts)
 
+    def is_alias(self, i: int) -> bool:
+        """Whether definition ``i`` only names its parent's lines again: ``Y`` of a C ``typedef struct X
+        {…} Y;`` (looked up by name, neither listed in a map nor counted as a member)."""
+        p = self.parents[i]
+        d = self.defs[i]
+        return p >= 0 and d.kind == "type" and (d.start, d.end) == (self.defs[p].start, self.defs[p].end)
+
     @cached_property
     def _member_lists(self) -> list[list[int]]:
         by_name: dict[str, list[int]] = {}
@@ -141,6 +148,8 @@ class Outline:
                 by_name.setdefault(d.name, []).append(i)
         out: list[list[int]] = [[] for _ in self.defs]
         for j, d in enumerate(self.defs):
+            if self.is_alias(j):
+                continue
             p = self.parents[j]
             while p >= 0 and self.defs[p].kind in TRANSPARENT:
                 p = self.parents[p]
