@@ -87,6 +87,13 @@ def chain_lines(first: ToolResult) -> list[int]:
         ("sed -n '120,$p' app.py", Listing("app.py", "", 119, None)),
         ("cd /testbed && sed -n '5,9p' ./pkg/mod.py", Listing("./pkg/mod.py", "", 4, 9)),
         ('cd "/my repo"; cat README.md', Listing("README.md", "", 0, None)),
+        # one last head or tail cuts the listing: head keeps where its lines are, tail does not say
+        ("cat app.py | head -200", Listing("app.py", "", 0, 200)),
+        ("cat -n app.py | head -n 250", Listing("app.py", "cat -n", 0, 250)),
+        ("sed -n '100,300p' app.py | head -50", Listing("app.py", "", 99, 149)),
+        ("sed -n '100,120p' app.py | head -50", Listing("app.py", "", 99, 120)),
+        ("cat app.py | head", Listing("app.py", "", 0, 10)),
+        ("cat app.py|tail -20", Listing("app.py", "", None, None)),
     ],
 )
 def test_commands_that_print_one_source_file_are_listings(command: str | list[str], expected: Listing) -> None:
@@ -96,7 +103,9 @@ def test_commands_that_print_one_source_file_are_listings(command: str | list[st
 @pytest.mark.parametrize(
     "command",
     [
-        "cat app.py | head -200",  # a pipe
+        "cat app.py | grep def",  # a pipe into something else
+        "cat app.py | grep def | head -5",
+        "cat app.py | head -n +5",
         "cat app.py > copy.py",  # a redirection
         "cat a.py b.py",  # two files
         "cat -A app.py",  # an option that changes the text

@@ -3,9 +3,10 @@ r"""Commands that printed one file or a range of it, and the structure of what t
 :func:`listing_of` reads a command (a shell line, or an argv list) and says whether it printed
 one source file, or a range of its lines, as the file has them: ``cat FILE``, ``cat -n FILE``,
 ``nl FILE``, ``head [-n N] FILE``, ``tail -n +K FILE``, ``sed -n 'A,Bp' FILE``, each possibly after
-``cd DIR &&``. The parse is conservative: the line is split with :mod:`shlex`, and anything
-else in it (a pipe, a redirection, a second command, a second file, an option it does not know)
-means it is not a listing. The file's language must be known from its name.
+``cd DIR &&`` and before one ``| head -n N`` or ``| tail -n N``. The parse is conservative: the
+line is split with :mod:`shlex`, and anything else in it (another pipe, a redirection, a second
+command, a second file, an option it does not know) means it is not a listing. The file's
+language must be known from its name.
 
 :func:`listing_outline` builds the structure of the printed text itself (the saved output, never
 the file: it may have changed since, and recovery never re-runs): ``cat -n`` and ``nl`` numbers
@@ -17,6 +18,8 @@ turns them into the file's.
 Listing(path='src/app.py', numbers='', offset=119, last=180)
 >>> listing_of(["cat", "-n", "main.go"])
 Listing(path='main.go', numbers='cat -n', offset=0, last=None)
+>>> listing_of("cat -n app.py | head -250")
+Listing(path='app.py', numbers='cat -n', offset=0, last=250)
 >>> listing_of("cat app.py | grep def") is None
 True
 """
@@ -38,6 +41,8 @@ _SHELL_SYNTAX = re.compile(r"[|<>`;&()*?\[\n]|\$(?!p')[({A-Za-z_]")
 _CD = re.compile(r"^\s*cd\s+(?:[^\s;&|<>`$()]+|'[^']*'|\"[^\"$`]*\")\s*(?:&&|;)\s*")
 _SED_RANGE = re.compile(r"^(\d+)(?:,(\d+|\$))?p$")
 _COUNT = re.compile(r"^\d+$")
+_LAST_STAGE = re.compile(r"\s*\|\s*(head|tail)(?:\s+(?:-n\s*|--lines=|-)(\d+))?\s*$")
+"""A last ``| head -n N`` or ``| tail -n N`` (``-N``, ``--lines=N``; 10 when not given) after a listing."""
 _NUMBERED = re.compile(rb"^ *\d+\t")
 _UNNUMBERED_MAX = 0.05
 """A ``cat -n`` / ``nl`` output with more unnumbered lines than this share (nl's blank lines aside) is not one."""
@@ -68,6 +73,9 @@ def listing_of(command: str | Sequence[str] | None) -> Listing | None:
         line = command
         while (m := _CD.match(line)) is not None:
             line = line[m.end() :]
+        stage = _LAST_STAGE.search(line)
+        if stage is not None:
+            line = line[: stage.start()]
         if _SHELL_SYNTAX.search(line):
             return None
         try:
@@ -75,7 +83,7 @@ def listing_of(command: str | Sequence[str] | None) -> Listing | None:
         except ValueError:
             return None
     elif isinstance(command, Sequence) and all(isinstance(a, str) for a in command):
-        argv = list(command)
+        argv, stage = list(command), None
     else:
         return None
     if not argv:
@@ -83,9 +91,23 @@ def listing_of(command: str | Sequence[str] | None) -> Listing | None:
     listing = _parse(argv[0].rsplit("/", 1)[-1], argv[1:])
     if listing is None or listing.path.startswith("-") or not listing.path:
         return None
+    if stage is not None:
+        listing = _then(listing, stage.group(1), int(stage.group(2) or 10))
     from ..views.structure.languages import language_of
 
     return listing if language_of(listing.path) is not None else None
+
+
+def _then(listing: Listing, prog: str, count: int) -> Listing:
+    """``listing`` cut by a last ``| head -n count`` (its first lines) or ``| tail -n count`` (its last:
+    which lines of the file those are, the output does not say)."""
+    if prog == "tail":
+        return Listing(listing.path, listing.numbers, None, None)
+    if listing.offset is None:
+        return listing
+    last = listing.offset + count
+    end = last if listing.last is None else min(last, listing.last)
+    return Listing(listing.path, listing.numbers, listing.offset, end)
 
 
 def _parse(prog: str, args: list[str]) -> Listing | None:
