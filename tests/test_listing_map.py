@@ -177,6 +177,19 @@ def test_cat_n_and_nl_listings_are_mapped_without_their_numbers(source: Path) ->
         assert sorted(chain_lines(r)) == list(range(1, r.meta["total_lines"] + 1))
 
 
+def test_a_listing_cut_by_a_last_head_is_mapped_in_the_files_numbers(source: Path) -> None:
+    # A real shell pipeline: `cat -n FILE | head -N` was shown as a table.
+    n = len(source.read_text().split("\n")) // 2
+    r = run_command(f"cat -n {source.name} | head -n {n}", cwd=str(source.parent), budget=1500)
+    assert r.meta["view"] != "table" and r.tokens <= 1500
+    found = entries(r)
+    assert found, r.text
+    file_lines = source.read_text().split("\n")
+    for first, *_ in found:
+        assert first <= n and file_lines[first - 1].strip().startswith(("class ", "def ", "@"))
+    assert sorted(chain_lines(r)) == list(range(1, r.meta["total_lines"] + 1))
+
+
 def test_the_map_comes_from_the_output_not_from_the_file(tmp_path: Path) -> None:
     """Recovery never re-runs: a listing replayed where no such file exists is still mapped."""
     text = module().encode()
