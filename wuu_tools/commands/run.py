@@ -39,15 +39,15 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
-from ..core.budget import HARD_CAP_BYTES, count_tokens, resolve_budget
+from ..core.budget import count_tokens, resolve_budget
 from ..core.env import env_float, env_int
 from ..core.errors import InvalidArgument, NotAFile, SourceNotFound, clip, quote
 from ..core.result import ToolResult
 from ..core.store import current_store
-from ..core.text import clean_terminal, human_size, plural
 from .procs import TOKEN_ENV, end_tree, find_tree, new_token
 from .sink import LogSink
 from .stop import Stop, current_stop, note_saved, on_signals, redeliver, stopping, wait_exit
+from .verdict import unsaved_view, verdict_line
 from .watchdog import Watchdog
 
 __all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "project_captured", "resolve_timeout", "run_command"]
@@ -58,7 +58,6 @@ MIN_LOG_MAX_BYTES = 4096
 MAX_TIMEOUT_S = 7 * 24 * 3600
 READ_SIZE = 1 << 20
 PIPE_SIZE = 1 << 20
-SHOW_DURATION_S = 1.0  # a verdict names the duration from this long on (``meta["duration_s"]`` always has it)
 AFTER_EXIT_S = 2.0  # how long output is still read after the command exited (background holders)
 DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeout
 POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
@@ -343,9 +342,9 @@ def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int
     run_meta.update(output_bytes=sink.size, stderr_lines=sink.stderr)
     if sink.dropped_bytes:
         run_meta["dropped_bytes"] = sink.dropped_bytes
-    verdict = _verdict(run_meta, limit, sink)
+    verdict = verdict_line(run_meta, limit, sink)
     if ref is None:
-        return _unsaved(verdict, sink, run_meta)
+        return unsaved_view(verdict, sink, run_meta)
     from ..logs.output import project_output
 
     with stopping(None):  # the command has ended: its view is made, even for a caller that stopped it
@@ -354,7 +353,7 @@ def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int
             budget=resolved,
             explicit_budget=budget,
             verdict=verdict,
-            whole_verdict=_verdict(run_meta, limit, sink, whole=True),
+            whole_verdict=verdict_line(run_meta, limit, sink, whole=True),
             meta=run_meta,
             exit_code=run_meta["exit_code"],
             failed=run_meta["timed_out"] or run_meta["signal"] is not None,
@@ -429,86 +428,3 @@ def _save_interrupted(
     except Exception:  # the log is lost, the exception that ended the run still goes on
         sink.abort()
         return None
-
-
-def _verdict(meta: dict[str, Any], timeout: float, sink: LogSink, whole: bool = False) -> str:
-    """The first line of the view; ``whole``: of a view showing the whole output (no size).
-
-    The saved log's reference is not in it: the view names it once, in the call that reads on.
-    """
-    parts = []
-    if meta.get("cancelled"):
-        ended = plural(meta["processes_ended"], "process", "processes")
-        parts.append(f"cancelled by {meta['cancelled']}: {ended} ended")
-    if meta["timed_out"]:
-        ended = plural(meta["processes_ended"], "process", "processes")
-        parts.append(
-            f"timed out after {timeout:g} s: {ended} ended; for more time pass timeout=SECONDS "
-            "(wuu run --timeout S, or WUU_TIMEOUT; 0 = no limit)"
-        )
-    if meta["signal"]:
-        parts.append(f"killed by {meta['signal']}")
-    elif meta["exit_code"] is not None:
-        parts.append(f"exit {meta['exit_code']}")
-    if meta["duration_s"] >= SHOW_DURATION_S or meta["timed_out"]:
-        parts.append(f"{meta['duration_s']:.1f} s")
-    err = sum(b - a + 1 for a, b in sink.stderr)
-    on_stderr = f", {err:,} on stderr" if err else ""
-    if sink.dropped_bytes:
-        parts.append(
-            f"{human_size(sink.size)} of output: {human_size(sink.dropped_bytes)} dropped from the middle, "
-            f"{plural(sink.saved_lines, 'line')} kept{on_stderr}"
-        )
-    elif not sink.size:
-        parts.append("no output")
-    elif not whole:
-        parts.append(f"{plural(sink.saved_lines, 'line')}{on_stderr}")  # (the size of what is left out comes below)
-    if meta.get("left_running"):
-        parts.append(f"{plural(meta['left_running'], 'background process', 'background processes')} left running")
-    return "[" + " · ".join(parts) + "]"
-
-
-def _unsaved(verdict: str, sink: LogSink, meta: dict[str, Any]) -> ToolResult:
-    """Invariant 7: the output unshortened up to the hard cap, and what could not be saved.
-
-    The start of the output comes first and its end last (the end is where a failure is
-    printed), each as whole lines; what lies between them is named as lost.
-    """
-    reason = sink.error.message if sink.error else "the store failed"
-    note = f"[the output could not be saved ({reason}); no reference is given]"
-    room = HARD_CAP_BYTES - len(verdict.encode()) - len(note.encode()) - 200
-    head, tail = bytes(sink.memory), bytes(sink.tail)
-    tail_start = sink.size - len(tail)
-    if tail and tail_start <= len(head):  # the two meet: the output is all here
-        head, tail = head + tail[len(head) - tail_start :], b""
-        tail_start = len(head)
-    elif tail:
-        k = tail.find(b"\n") + 1  # whole lines only: the first may have started before the tail
-        tail, tail_start = (tail[k:], tail_start + k) if k else (b"", sink.size)
-    tail_room = min(len(tail), room // 4)
-    if len(tail) > tail_room:  # the last whole lines that fit
-        k = tail.find(b"\n", len(tail) - tail_room) + 1
-        tail, tail_start = (tail[k:], tail_start + k) if 0 < k < len(tail) else (b"", sink.size)
-    cut = len(head) > room - len(tail)
-    if cut:
-        k = head.rfind(b"\n", 0, room - len(tail)) + 1
-        head = head[: k or room - len(tail)]  # whole lines, unless one line is longer than the room
-    lost = (tail_start if tail else sink.size) - len(head)
-    parts = [verdict, note, _shown_lines(head)]
-    if lost > 0:
-        where = "in between" if tail else "after these"
-        parts.append(f"[{human_size(lost)} of output {where} were lost: not saved]")
-    if tail:
-        lines = tail.count(b"\n") + (0 if tail.endswith(b"\n") else 1)
-        parts.append(f"[the last {plural(lines, 'line')} of the output:]")
-        parts.append(_shown_lines(tail))
-    text = "\n".join(x for x in parts if x)
-    meta = {**meta, "total_lines": sink.saved_lines, "shown": [], "omitted": [], "unsaved_bytes": max(lost, 0)}
-    # Nothing to continue with (no reference), and complete only if nothing was lost.
-    return ToolResult(text=text, complete=lost <= 0, meta=meta)
-
-
-def _shown_lines(data: bytes) -> str:
-    """Output bytes as a view shows them: decoded, each line as the terminal left it."""
-    text = data.decode("utf-8", "replace")
-    return "\n".join(clean_terminal(s) for s in text.removesuffix("\n").split("\n")) if text else ""
