@@ -70,11 +70,11 @@ def relative_to(root: str | os.PathLike[str] | None) -> Iterator[None]:
 
 def _under_root(path: str) -> str:
     root = _ROOT.get()
-    if root is None or not path.startswith(root):
+    if root is None:
         return path
     if path == root:
         return "."
-    base = root if root.endswith("/") else root + "/"
+    base = root.rstrip("/") + "/"
     return path[len(base) :] if path.startswith(base) and len(path) > len(base) else path
 
 

@@ -24,12 +24,7 @@ from .ceiling import fit_ceiling
 if TYPE_CHECKING:  # (the map's modules load only when a first view is cut)
     from .structure.model import Outline
 
-__all__ = [
-    "Subject",
-    "check_range",
-    "paged",
-    "render_view",
-]
+__all__ = ["Subject", "check_range", "paged", "render_view"]
 
 
 @dataclass(frozen=True)

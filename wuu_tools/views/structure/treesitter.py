@@ -114,8 +114,9 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
     found = ((_definition(language, data, kind, node, name, macro_rows), node) for _, kind, node, name in best.values())
     pairs = [(d, node) for d, node in found if d is not None]
     if language in ("c", "cpp") and tree.root_node.has_error:
-        pairs = _whole_bodies(source, pairs)
-    defs = [d for d, _ in pairs]
+        defs = _whole_bodies(source, pairs)
+    else:
+        defs = [d for d, _ in pairs]
     if language in ("c", "cpp"):  # a prototype counts where the file does not define the function itself
         defined = {(d.owner, d.name) for d in defs if d.kind == "function"}
         defs = [d for d in defs if d.kind != "prototype" or (d.owner, d.name) not in defined]
@@ -125,9 +126,10 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
 _BODIED = frozenset({"class", "struct", "union", "enum", "namespace", "function", "method"})
 
 
-def _whole_bodies(source: bytes, pairs: list[tuple[Definition, Any]]) -> list[tuple[Definition, Any]]:
-    """Each type and namespace of ``pairs`` ending at the brace that closes its body (:mod:`.braces`),
-    where the parse, having met text it could not read, ended it earlier."""
+def _whole_bodies(source: bytes, pairs: list[tuple[Definition, Any]]) -> list[Definition]:
+    """The definitions of ``pairs`` (each with its node), a type, namespace or function ending at the
+    brace that closes its body (:mod:`.braces`) where the parse, having met text it could not read,
+    ended it earlier."""
     closes = closing(source)
     newlines = [m.start() for m in re.finditer(rb"\n", source)]
     out = []
@@ -138,7 +140,7 @@ def _whole_bodies(source: bytes, pairs: list[tuple[Definition, Any]]) -> list[tu
             end = bisect_left(newlines, close) + 1  # the line holding the closing brace
             if end > d.end:
                 d = replace(d, end=end)
-        out.append((d, node))
+        out.append(d)
     return out
 
 
