@@ -11,6 +11,7 @@ can be pasted as it is, in the words a view prints it or as JSON, or read from s
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -23,7 +24,8 @@ from .params import Argument, Option, command
 
 def _toolset(root: str, budget: int | None, tools: list[str] | None = None) -> Toolset:
     try:
-        return Toolset(root=root, budget=budget, allow_outside_root=True, tools=tools)
+        session = os.environ.get("WUU_SESSION", "").strip() or False  # one call alone remembers nothing
+        return Toolset(root=root, budget=budget, allow_outside_root=True, tools=tools, session=session)
     except InvalidArgument as exc:
         fail(exc.message, 2)
     except WuuError as exc:

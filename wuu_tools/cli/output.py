@@ -152,7 +152,7 @@ def call_tool(
     source that cannot be read.
     """
     try:
-        result = fn()
+        result = _in_session(fn)
     except InvalidArgument as exc:
         _error(exc.message)
         return None, 2
@@ -164,6 +164,17 @@ def call_tool(
         return None, 1
     emit(result, as_json, render)
     return result, 0
+
+
+def _in_session(fn: Callable[[], ToolResult]) -> ToolResult:
+    """``fn()`` in the session ``WUU_SESSION`` names (kept in the store), if it names one."""
+    if not os.environ.get("WUU_SESSION"):
+        return fn()
+    from ..core.session import session_from_env, use_session
+    from ..core.store import current_store
+
+    with use_session(session_from_env(current_store().root)):
+        return fn()
 
 
 def run_tool(fn: Callable[[], ToolResult], as_json: bool, render: Renderer | None = None) -> ToolResult:

@@ -17,6 +17,7 @@ def read(
     symbol: str | None = Option(
         None, "--symbol", help='A definition to read by name (rank, Evidence.rank); "*" lists the map.'
     ),
+    fresh: bool = Option(False, "--fresh", help="Show every line, even those this WUU_SESSION showed before."),
     as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
 ) -> None:
     """Show a file as whole numbered lines: head and tail first, the middle on request."""
@@ -31,6 +32,7 @@ def read(
             revision=revision,
             budget=budget,
             symbol=symbol,
+            fresh=fresh,
         ),
         as_json,
     )

@@ -68,13 +68,15 @@ def not_found_hint(target: str | list[str], result: ToolResult | None) -> str | 
     return f"wuu: after -- the arguments are the exact argv; to run {target[0]!r} as a shell line, leave out --"
 
 
-def run_watched(target: str | list[str], cwd: str | None, timeout: float | None, budget: int | None) -> ToolResult:
+def run_watched(
+    target: str | list[str], cwd: str | None, timeout: float | None, budget: int | None, fresh: bool = False
+) -> ToolResult:
     """``run_command`` with a live status on stderr while it runs (when stderr is a terminal)."""
     from ..commands.run import run_command
     from .status import live_status
 
     with live_status():
-        return run_command(target, cwd=cwd, timeout=timeout, budget=budget)
+        return run_command(target, cwd=cwd, timeout=timeout, budget=budget, fresh=fresh)
 
 
 def _leave(code: int, message: str | None = None) -> NoReturn:
@@ -102,6 +104,7 @@ def run(
     budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
     as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
     shell: bool = Option(False, "--shell", help="Run the arguments, joined by spaces, as a shell line."),
+    fresh: bool = Option(False, "--fresh", help="Show every line, even those this WUU_SESSION showed before."),
 ) -> None:
     """Run a command: verdict and error evidence first, the whole log saved (read it with wuu saved).
 
@@ -116,7 +119,7 @@ def run(
     # anything listens) and the exit status is 128+N.
     with Stop() as stop, on_signals(stop), stopping(stop):
         try:
-            result, code = call_tool(lambda: run_watched(target, cwd, timeout, budget), as_json)
+            result, code = call_tool(lambda: run_watched(target, cwd, timeout, budget, fresh), as_json)
         except KeyboardInterrupt:  # SIGINT before the handler was in place, or with SIGINT ignored
             _leave(128 + signal.SIGINT, "\nAborted!")
         except OSError as exc:  # the reader went away (``wuu run ... | head -1``, a closed terminal)

@@ -26,6 +26,7 @@ def saved(
     ignore_case: bool = Option(False, "--ignore-case", "-i", help="Match --pattern regardless of case."),
     raw: bool = Option(False, "--raw", help="The saved bytes as they are, terminal escapes kept."),
     budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    fresh: bool = Option(False, "--fresh", help="Show every line, even those this WUU_SESSION showed before."),
     as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
 ) -> None:
     """Read a saved result by lines, or grep it with --pattern (exit 1 when nothing matches)."""
@@ -34,7 +35,9 @@ def saved(
     if ignore_case and pattern is not None and not pattern.startswith("(?i)"):
         pattern = "(?i)" + pattern
     result, code = call_tool(
-        lambda: read_saved(ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget, raw=raw),
+        lambda: read_saved(
+            ref, start_line=start_line, end_line=end_line, pattern=pattern, budget=budget, raw=raw, fresh=fresh
+        ),
         as_json,
     )
     if result is None:  # a search that could not run is an error (2), as for grep

@@ -241,6 +241,7 @@ def run_command(
     cwd: str | None = None,
     timeout: float | None = None,
     budget: int | None = None,
+    fresh: bool = False,
 ) -> ToolResult:
     """Run a command and show its verdict and error evidence first; the whole log is saved.
 
@@ -254,23 +255,27 @@ def run_command(
         timeout: Seconds before the command and every process it started are ended; defaults to
             WUU_TIMEOUT or 120; 0 means no limit.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+        fresh: Show the output whole again: no diff against the last run of the same command and no
+            lines named because an earlier view of this session showed them.
 
     Returns:
         The view as a ToolResult; ``meta`` has exit_code, timed_out, signal, duration_s,
         total_lines, shown and omitted (and ``cancelled``, the reason, when it was stopped).
     """
+    if not isinstance(fresh, bool):
+        raise InvalidArgument(f"fresh must be true or false, not {quote(fresh)}")
     stop = current_stop()
     if stop is not None:
-        return _run(command, cwd, timeout, budget, stop)
+        return _run(command, cwd, timeout, budget, stop, fresh)
     with Stop() as own, on_signals(own, defaults_only=True):
-        result = _run(command, cwd, timeout, budget, own)
+        result = _run(command, cwd, timeout, budget, own, fresh)
     if own.reason is not None:
         redeliver(own, result.source)
     return result
 
 
 def _run(
-    command: str | list[str], cwd: str | None, timeout: float | None, budget: int | None, stop: Stop
+    command: str | list[str], cwd: str | None, timeout: float | None, budget: int | None, stop: Stop, fresh: bool
 ) -> ToolResult:
     argv = _check(command, cwd)
     limit = resolve_timeout(timeout)
@@ -333,10 +338,12 @@ def _run(
         run_meta["cancelled"] = stop.reason
     if left:
         run_meta["left_running"] = left
-    return _finish(sink, run_meta, limit, resolved, budget)
+    return _finish(sink, run_meta, limit, resolved, budget, fresh)
 
 
-def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int, budget: int | None) -> ToolResult:
+def _finish(
+    sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int, budget: int | None, fresh: bool = False
+) -> ToolResult:
     """Save the log with its sidecar and return the first view under the verdict."""
     ref = sink.finish(dict(run_meta))
     run_meta.update(output_bytes=sink.size, stderr_lines=sink.stderr)
@@ -346,6 +353,7 @@ def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int
     if ref is None:
         return unsaved_view(verdict, sink, run_meta)
     from ..logs.output import project_output
+    from ..logs.rerun import command_session
 
     with stopping(None):  # the command has ended: its view is made, even for a caller that stopped it
         view = project_output(
@@ -358,8 +366,8 @@ def _finish(sink: LogSink, run_meta: dict[str, Any], limit: float, resolved: int
             exit_code=run_meta["exit_code"],
             failed=run_meta["timed_out"] or run_meta["signal"] is not None,
         )
-    assert view is not None
-    return view
+        assert view is not None
+        return command_session(view, ref, run_meta, resolved, budget, fresh)
 
 
 def project_captured(
@@ -370,6 +378,7 @@ def project_captured(
     cwd: str | None = None,
     duration_s: float = 0.0,
     budget: int | None = None,
+    fresh: bool = False,
 ) -> ToolResult:
     """The first view ``run_command`` gives of an output already captured, without running anything.
 
@@ -384,6 +393,7 @@ def project_captured(
         cwd: The directory it ran in (recorded); defaults to the current directory.
         duration_s: How long it ran.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
+        fresh: As ``run_command``'s: nothing named because the session showed it before.
     """
     resolved = resolve_budget(budget)
     sink = LogSink(current_store(), _log_max_bytes(), record=False)
@@ -399,7 +409,7 @@ def project_captured(
         "duration_s": round(duration_s, 3),
         "processes_ended": 0,
     }
-    return _finish(sink, run_meta, float("inf"), resolved, budget)
+    return _finish(sink, run_meta, float("inf"), resolved, budget, fresh)
 
 
 def _warm_up() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from ..core.budget import resolve_budget
@@ -9,10 +10,11 @@ from ..core.env import media_limit
 from ..core.errors import InvalidArgument, check_revision, quote
 from ..core.lines import LineFile
 from ..core.names import arg_path, check_path, given_path, shown_path
-from ..core.result import ToolResult
+from ..core.result import ToolResult, continuation
 from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
 from ..views.paging import Subject, check_range, paged
+from ..views.seen import gutter_numbers, session_pass
 
 if TYPE_CHECKING:
     from ..views.structure.model import Outline
@@ -31,6 +33,7 @@ def read_file(
     revision: str | None = None,
     budget: int | None = None,
     symbol: str | None = None,
+    fresh: bool = False,
 ) -> ToolResult:
     """Read a text file as whole numbered lines within a token budget.
 
@@ -49,6 +52,8 @@ def read_file(
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
         symbol: A definition to read whole by name ("rank", "Evidence.rank"), instead of by lines;
             "*" lists the map of the definitions in start_line-end_line.
+        fresh: Show every line again, even those an earlier view of this session showed (they
+            are otherwise named, not repeated); use it when earlier results left your history.
 
     Returns:
         The view as a ToolResult; ``meta`` has total_lines, shown, omitted and partial_line.
@@ -63,7 +68,44 @@ def read_file(
         from .symbol import check_symbol
 
         check_symbol(symbol, start_line, end_line, start_char)
+    if not isinstance(fresh, bool):
+        raise InvalidArgument(f"fresh must be true or false, not {quote(fresh)}")
     resolved = resolve_budget(budget)
+    result = _read(path, start_line, end_line, start_char, revision, budget, resolved, symbol)
+    if result.meta.get("binary"):
+        return result
+    again = continuation(
+        "read_file",
+        path=arg_path(path),
+        start_line=start_line if start_line != 1 else None,
+        end_line=end_line,
+        start_char=start_char or None,
+        symbol=symbol,
+        budget=budget,
+        fresh=True,
+    )
+    return session_pass(
+        result,
+        tool="read_file",
+        source=f"file:{os.path.abspath(path)}",
+        numbers=gutter_numbers,
+        again=again,
+        budget=resolved,
+        phrase="unchanged since",
+        fresh=fresh,
+    )
+
+
+def _read(
+    path: str,
+    start_line: int,
+    end_line: int | None,
+    start_char: int,
+    revision: str | None,
+    budget: int | None,
+    resolved: int,
+    symbol: str | None,
+) -> ToolResult:
     with LineFile.open(path, what=shown_path(path)) as lf:
         kind = classify(lf.pread(0, SNIFF_BYTES), path)
         if kind is not None:  # described before any line is counted

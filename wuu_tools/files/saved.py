@@ -29,6 +29,7 @@ from ..core.store import current_store
 from ..core.text import clean_terminal, mark_carriage_returns, plural, ranges
 from ..views.ceiling import fit_ceiling
 from ..views.paging import Subject, check_range, paged
+from ..views.seen import gutter_numbers, session_pass
 
 __all__ = ["read_saved"]
 
@@ -49,6 +50,7 @@ def read_saved(
     budget: int | None = None,
     start_char: int = 0,
     raw: bool = False,
+    fresh: bool = False,
 ) -> ToolResult:
     """Read a saved result by whole numbered lines, or the lines matching a regex.
 
@@ -64,6 +66,8 @@ def read_saved(
         start_char: Character offset within ``start_line`` (for a line longer than the budget).
         raw: Page and search the saved bytes as they are (terminal escapes kept) instead of the
             text as a terminal showed it.
+        fresh: Show every line again, even those an earlier view of this session showed (they
+            are otherwise named, not repeated).
 
     Returns:
         The view as a ToolResult; ``meta`` has total_lines, shown, omitted and partial_line.
@@ -71,7 +75,42 @@ def read_saved(
     check_range(start_line, end_line, start_char)
     if not isinstance(raw, bool):
         raise InvalidArgument(f"raw must be true or false, not {raw!r}")
+    if not isinstance(fresh, bool):
+        raise InvalidArgument(f"fresh must be true or false, not {fresh!r}")
     resolved = resolve_budget(budget)
+    result = _read(ref, start_line, end_line, pattern, budget, resolved, start_char, raw)
+    again = continuation(
+        "read_saved",
+        ref=ref,
+        start_line=start_line if start_line != 1 else None,
+        end_line=end_line,
+        pattern=pattern,
+        budget=budget,
+        start_char=start_char or None,
+        raw=raw or None,
+        fresh=True,
+    )
+    return session_pass(
+        result,
+        tool="read_saved",
+        source=f"saved:{ref}",
+        numbers=gutter_numbers,
+        again=again,
+        budget=resolved,
+        fresh=fresh,
+    )
+
+
+def _read(
+    ref: str,
+    start_line: int,
+    end_line: int | None,
+    pattern: str | None,
+    budget: int | None,
+    resolved: int,
+    start_char: int,
+    raw: bool,
+) -> ToolResult:
     store = current_store()
     path = store.path(ref)
     with LineFile.open(path, what=ref) as lf:

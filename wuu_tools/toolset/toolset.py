@@ -25,6 +25,7 @@ import functools
 import importlib
 import linecache
 import os
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -33,6 +34,7 @@ from ..core.budget import resolve_budget
 from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError, clip, quote
 from ..core.names import check_path, given_path, relative_to
 from ..core.result import ToolResult
+from ..core.session import Session, StoredSession, use_session
 from ..core.store import Store, use_store
 from .schema import ToolSpec, tool_spec
 
@@ -112,6 +114,12 @@ class Toolset:
         allow_outside_root: Let paths (after resolving symlinks) leave ``root``.
         tools: Names of the tools to offer (default :data:`MODEL_TOOLS`); ``read_saved`` is
             always included, since continuations of saved results call it.
+        session: What the toolset remembers of the views it gave (:mod:`wuu_tools.core.session`):
+            True (the default) for a session of its own in memory, so a later view names the lines
+            an earlier one showed instead of repeating them (``fresh=True`` shows them again); a
+            name for a session kept in the store and shared with other processes (as
+            ``WUU_SESSION`` names one for the CLI); a :class:`~wuu_tools.core.session.Session`;
+            or False for none (every view depends on the source and arguments alone).
 
     Raises:
         InvalidArgument: An unknown tool name or a bad budget.
@@ -126,6 +134,7 @@ class Toolset:
         budget: int | None = None,
         allow_outside_root: bool = False,
         tools: Sequence[str] | None = None,
+        session: bool | str | Session = True,
     ) -> None:
         resolved = Path(root).expanduser().resolve()
         if not resolved.exists():
@@ -143,6 +152,29 @@ class Toolset:
         if "read_saved" not in names:
             names.append("read_saved")
         self.tools: tuple[str, ...] = tuple(dict.fromkeys(names))
+        self.session: Session | None
+        if isinstance(session, Session):
+            self.session = session
+        elif isinstance(session, str) and session:
+            live = _LIVE.get(session)
+            self.session = live if live is not None else StoredSession((self.store or Store()).root, session)
+        elif session is True:
+            self.session = Session()
+        elif session is False or session is None:
+            self.session = None
+        else:
+            raise InvalidArgument(f"session must be true, false, a name or a Session, not {quote(session)}")
+        if self.session is not None and not isinstance(self.session, StoredSession):
+            _LIVE[self.session_name] = self.session
+
+    @property
+    def session_name(self) -> str | None:
+        """The name that finds this toolset's session again (``Toolset(session=name)``), or None without one."""
+        if self.session is None:
+            return None
+        if isinstance(self.session, StoredSession):
+            return self.session.name
+        return f"live-{os.getpid()}-{id(self.session):x}"
 
     def __repr__(self) -> str:
         return (
@@ -189,7 +221,7 @@ class Toolset:
             kwargs = self._confine(name, spec.check_args(args))
             if self.budget is not None and "budget" not in kwargs and "budget" in _param_names(spec):
                 kwargs["budget"] = self.budget
-            with use_store(self.store), relative_to(self.root):
+            with use_store(self.store), relative_to(self.root), use_session(self.session):
                 result: ToolResult = spec.fn(**kwargs)
             return result
         except WuuError as exc:
@@ -325,8 +357,12 @@ class Toolset:
         store = "None" if self.store is None else f"Store({str(self.store.root)!r}, max_bytes={self.store.max_bytes!r})"
         return (
             f"root={str(self.root)!r}, store={store}, budget={self.budget!r}, "
-            f"allow_outside_root={self.allow_outside_root!r}"
+            f"allow_outside_root={self.allow_outside_root!r}, session={self.session_name or False!r}"
         )
+
+
+_LIVE: weakref.WeakValueDictionary[str, Session] = weakref.WeakValueDictionary()
+"""The in-memory sessions of this process's toolsets, by name: a framework function finds its toolset's."""
 
 
 def _param_names(spec: ToolSpec) -> set[str]:

@@ -1,0 +1,207 @@
+r"""Lines a session already showed, named instead of repeated: the session's pass over a finished view.
+
+A view is made as it would be without a session; then :func:`name_seen` walks its lines. A line
+of the source (the tool says which lines are, and their numbers: :class:`Shown`) whose key
+(:func:`~wuu_tools.core.session.line_key`) an earlier view of the session displayed is *seen*; a
+short line (no key) is neutral. A stretch of consecutive source lines that are all seen or
+neutral, once :data:`CONTEXT` lines beside a new line are kept as context, becomes one line,
+``[lines 12-40 as shown in call 7]``, when it holds at least :data:`MIN_RUN` lines and costs
+more than the line that names it. The view then ends with the call that shows everything again
+(the same call with ``fresh=True``).
+
+A line is only ever named by a view that displayed it: what a view names, that view shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.budget import count_tokens, within
+from ..core.result import Continuation, ToolResult, call_text
+from ..core.session import Session, current_session, line_key
+from ..core.text import plural
+
+__all__ = ["CONTEXT", "MIN_RUN", "Named", "Shown", "gutter_numbers", "name_seen", "numbers_by_key", "session_pass"]
+
+MIN_RUN = 4
+"""A stretch of fewer lines than this is shown again (naming it would save next to nothing)."""
+CONTEXT = 1
+"""Lines kept beside a new line (what an edit needs around it)."""
+_GUTTER = re.compile(r"^ *(\d+)[:-]?\t")
+
+
+@dataclass
+class Shown:
+    """The lines of a finished view; ``numbers[i]`` is line i's number in its source, None for a notice."""
+
+    lines: list[str]
+    numbers: list[int | None]
+
+
+@dataclass
+class Named:
+    """A view after :func:`name_seen`: its lines, the calls it names and how many lines it did not repeat."""
+
+    lines: list[str]
+    calls: list[int] = field(default_factory=list)
+    named_lines: int = 0
+    keys: list[bytes] = field(default_factory=list)  # the keys of the source lines it displays
+
+
+def gutter_numbers(lines: Sequence[str]) -> list[int | None]:
+    """The numbers of lines shown with a gutter (``12\tdef f():``); None for the others (notices)."""
+    out: list[int | None] = []
+    for line in lines:
+        m = _GUTTER.match(line)
+        out.append(int(m.group(1)) if m else None)
+    return out
+
+
+def numbers_by_key(lines: Sequence[str], source: Callable[[], dict[bytes, list[int]]]) -> list[int | None]:
+    """The source numbers of a view's lines shown as printed, found by their keys in ``source()``.
+
+    A keyed line takes the first number of its key past the line before it; a short line between two
+    numbered lines whose numbers leave exactly room for it takes that number. Lines matched nowhere
+    (notices, a verdict) get None.
+    """
+    where = source()
+    keys = [line_key(line) for line in lines]
+    out: list[int | None] = [None] * len(lines)
+    prev = 0
+    for i, key in enumerate(keys):
+        if key is None:
+            continue
+        found = where.get(key)
+        if not found:
+            continue
+        after = next((n for n in found if n > prev), found[0])
+        out[i] = after
+        prev = after
+    i = 0
+    while i < len(lines):  # short lines between two numbered ones
+        if out[i] is not None or keys[i] is not None:
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and out[j] is None and keys[j] is None:
+            j += 1
+        before = out[i - 1] if i > 0 else None
+        after = out[j] if j < len(lines) else None
+        if before is not None and after is not None and after - before == j - i + 1:
+            for k in range(i, j):
+                out[k] = before + (k - i) + 1
+        i = j
+    return out
+
+
+def name_seen(
+    shown: Shown,
+    session: Session,
+    *,
+    phrase: str = "as shown in",
+    context: int = CONTEXT,
+) -> Named:
+    """Name the stretches of ``shown`` that ``session`` already displayed; see the module docstring."""
+    lines, numbers = shown.lines, shown.numbers
+    n = len(lines)
+    keys = [line_key(line) if numbers[i] is not None else None for i, line in enumerate(lines)]
+    seen = [session.shown_in(k) for k in keys]
+    # state: 0 notice, 1 new, 2 seen, 3 neutral (a short source line)
+    state = [
+        0 if numbers[i] is None else (3 if keys[i] is None else (2 if seen[i] is not None else 1)) for i in range(n)
+    ]
+    out: list[str] = []
+    named = Named(out)
+
+    def show(a: int, b: int) -> None:
+        out.extend(lines[a:b])
+        named.keys.extend(k for k in keys[a:b] if k is not None)
+
+    i = 0
+    while i < n:
+        if state[i] not in (2, 3):
+            show(i, i + 1)
+            i += 1
+            continue
+        j = i + 1
+        while j < n and state[j] in (2, 3) and numbers[j] == (numbers[j - 1] or 0) + 1:
+            j += 1
+        lo, hi = i, j  # the stretch [i, j); context beside new lines stays shown
+        if i > 0 and state[i - 1] == 1 and numbers[i] == (numbers[i - 1] or 0) + 1:
+            lo = min(j, i + context)
+        if j < n and state[j] == 1 and numbers[j] == (numbers[j - 1] or 0) + 1:
+            hi = max(lo, j - context)
+        calls = sorted({c for c in seen[lo:hi] if c is not None})
+        notice = _notice(numbers[lo], numbers[hi - 1], calls, phrase) if hi > lo else ""
+        worth = (
+            hi - lo >= MIN_RUN
+            and sum(s == 2 for s in state[lo:hi]) >= 2
+            and count_tokens("\n".join(lines[lo:hi])) > count_tokens(notice) + 4
+        )
+        if not worth:
+            show(i, j)
+        else:
+            show(i, lo)
+            out.append(notice)
+            show(hi, j)
+            named.named_lines += hi - lo
+            named.calls = sorted(set(named.calls) | set(calls))
+        i = j
+    return named
+
+
+def _notice(first: int | None, last: int | None, calls: list[int], phrase: str) -> str:
+    where = "call" if len(calls) == 1 else "calls"
+    listed = ", ".join(str(c) for c in calls[-3:])
+    if len(calls) > 3:
+        listed = f"{calls[0]}-{calls[-1]}"
+    span = f"{first:,}" if first == last else f"{first:,}-{last:,}"
+    return f"[lines {span} {phrase} {where} {listed}]"
+
+
+def session_pass(
+    result: ToolResult,
+    *,
+    tool: str,
+    source: str,
+    numbers: Callable[[list[str]], list[int | None]],
+    again: Continuation,
+    budget: int,
+    phrase: str = "as shown in",
+    fresh: bool = False,
+    ref: str | None = None,
+) -> ToolResult:
+    """``result`` with the lines the current session already showed named (unless ``fresh``); the view recorded.
+
+    Without a session, or for an error, ``result`` comes back as it is. ``again`` is the call that
+    shows the whole view again (``fresh=True``); it ends a view that named something.
+    """
+    session = current_session()
+    if session is None or result.is_error:
+        return result
+    lines = result.text.split("\n")
+    nums = numbers(lines)
+    before = session.latest(source)
+    named = name_seen(Shown(lines, nums), Session() if fresh else session, phrase=phrase)
+    text = result.text
+    complete, cont = result.complete, result.continuation
+    if named.named_lines:
+        footer = f"[{plural(named.named_lines, 'line')} shown before not repeated; all again: {call_text(again)}]"
+        candidate = "\n".join([*named.lines, footer])
+        if within(candidate, budget):
+            text = candidate
+            if complete:
+                complete, cont = False, again
+        else:
+            named = name_seen(Shown(lines, nums), Session(), phrase=phrase)
+    call = session.record(tool, source, revision=result.revision, ref=ref, keys=named.keys)
+    facts: dict[str, Any] = {"call": call, "named_lines": named.named_lines, "named_calls": named.calls}
+    if before is not None:
+        facts["previous_call"] = before.call
+    return dataclasses.replace(
+        result, text=text, complete=complete, continuation=cont, meta={**result.meta, "session": facts}
+    )
