@@ -17,6 +17,7 @@ Usage: ``python scripts/replay.py [PATH ...] [--budgets 500,1000,2000,4000] [--w
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 from collections import defaultdict
@@ -26,6 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evaluation.replay_score import COUNT_OVER, Score, score, whole_run
+from evaluation.replay_session import score_sessions
+from evaluation.session_report import print_figures, session_figures
 from evaluation.trajectories import Output, Run, load_runs
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "trajectories"
@@ -100,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--no-whole-run", action="store_true", help="skip the whole-run input (faster)")
+    parser.add_argument("--no-session", action="store_true", help="skip the replay through one session per run")
+    parser.add_argument("--json", type=Path, default=None, help="write the session figures (issue 32) as JSON")
     args = parser.parse_args(argv)
     roots = args.paths or [DEFAULT_DATA]
     if not all(r.exists() for r in roots):
@@ -140,6 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_whole_run:
         misses += _whole(runs, scores, offsets, whole_budget, args.markdown)
     _worst(by_budget, outputs, 1000 if 1000 in budgets else budgets[0], args.worst)
+    if not args.no_session and not args.no_whole_run:
+        sessions = score_sessions(runs, budgets, workers=args.workers)
+        figures = session_figures(runs, outputs, scores, sessions, offsets, budgets, whole_budget, DEV_PROJECTS)
+        misses += print_figures(figures, lambda header: Table(header, args.markdown))
+        if args.json is not None:
+            args.json.write_text(json.dumps(_json(figures), indent=2) + "\n", encoding="utf-8")
+            print(f"wrote {args.json}")
     if misses:
         print("targets missed:")
         for m in misses:
@@ -147,6 +159,23 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("targets: all met")
     return 1 if args.check and misses else 0
+
+
+def _json(figures: dict) -> dict:
+    """The issue's shape: whole_run at the default budget, items by budget, reused_visible; splits beside."""
+    top = figures["all"]
+    w = top["whole_run"]
+    pick = ("ratio", "per_run_median", "per_run_max")
+    shaped = {
+        "whole_run": {
+            "recorded": w["recorded"],
+            **{k: {f: w[k][f] for f in pick} for k in ("wuu", "wuu_no_session", "rtk") if k in w},
+        },
+        "items": {b: {k: x[k] for k in ("wuu", "plain", "rtk")} for b, x in top["items"].items()},
+        "reused_visible": top["reused_visible"],
+    }
+    shaped["splits"] = {k: v for k, v in figures.items() if k != "all"}
+    return shaped
 
 
 def _summary(by_budget: dict[int, list[Score]], budgets: tuple[int, ...], md: bool) -> list[str]:
