@@ -43,7 +43,14 @@ def _isolated_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     """Point WUU_STORE at a fresh directory and clear settings that would change results."""
     store = tmp_path_factory.mktemp("store")
     monkeypatch.setenv("WUU_STORE", str(store))
-    for var in ("WUU_BUDGET", "WUU_STORE_MAX_BYTES", "WUU_LOG_MAX_BYTES", "WUU_MEDIA_MAX_BYTES", "WUU_TIMEOUT"):
+    for var in (
+        "WUU_BUDGET",
+        "WUU_STORE_MAX_BYTES",
+        "WUU_LOG_MAX_BYTES",
+        "WUU_MEDIA_MAX_BYTES",
+        "WUU_TIMEOUT",
+        "WUU_SESSION",
+    ):
         monkeypatch.delenv(var, raising=False)
     return store
 

@@ -190,3 +190,18 @@ def test_unknown_tool_names_only_the_listed_tools(root: Path) -> None:
     listed = ", ".join(t.name for t in tools)
     assert message == f"error: unknown tool 'read_fil'; valid tools: {listed}"
     assert "project_result" not in message
+
+
+def test_a_connection_is_one_session(root: Path) -> None:
+    async def body(client: Client) -> list[str]:
+        texts = []
+        for _ in range(2):
+            result = await client.call_tool("read_file", {"path": "big.py", "start_line": 1, "end_line": 30})
+            texts.append(result.content[0].text)  # type: ignore[union-attr]
+        return texts
+
+    first, again = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
+    assert "value_15 = 15" in first
+    assert "unchanged since call 1" in again and "value_15 = 15" not in again
+    other = run_client(wuu_command("mcp", "serve", "--root", str(root)), body)
+    assert other[0] == first  # a new connection is a new session

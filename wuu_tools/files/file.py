@@ -14,7 +14,7 @@ from ..core.result import ToolResult, continuation
 from ..core.sniff import SNIFF_BYTES, classify
 from ..core.text import human_size
 from ..views.paging import Subject, check_range, paged
-from ..views.seen import gutter_numbers, session_pass
+from ..views.seen import EDIT_CONTEXT, gutter_numbers, session_pass
 
 if TYPE_CHECKING:
     from ..views.structure.model import Outline
@@ -93,6 +93,7 @@ def read_file(
         budget=resolved,
         phrase="unchanged since",
         fresh=fresh,
+        context=EDIT_CONTEXT,
     )
 
 

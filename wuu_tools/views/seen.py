@@ -25,12 +25,24 @@ from ..core.result import Continuation, ToolResult, call_text
 from ..core.session import Session, current_session, line_key
 from ..core.text import plural
 
-__all__ = ["CONTEXT", "MIN_RUN", "Named", "Shown", "gutter_numbers", "name_seen", "numbers_by_key", "session_pass"]
+__all__ = [
+    "CONTEXT",
+    "EDIT_CONTEXT",
+    "MIN_RUN",
+    "Named",
+    "Shown",
+    "gutter_numbers",
+    "name_seen",
+    "numbers_by_key",
+    "session_pass",
+]
 
-MIN_RUN = 4
+MIN_RUN = 3
 """A stretch of fewer lines than this is shown again (naming it would save next to nothing)."""
-CONTEXT = 1
-"""Lines kept beside a new line (what an edit needs around it)."""
+CONTEXT = 0
+"""Lines kept beside a new line of a command's output (a file's view keeps :data:`EDIT_CONTEXT`)."""
+EDIT_CONTEXT = 1
+"""Lines kept beside a changed line of a file: what an edit needs around it."""
 _GUTTER = re.compile(r"^ *(\d+)[:-]?\t")
 
 
@@ -174,6 +186,7 @@ def session_pass(
     phrase: str = "as shown in",
     fresh: bool = False,
     ref: str | None = None,
+    context: int = CONTEXT,
 ) -> ToolResult:
     """``result`` with the lines the current session already showed named (unless ``fresh``); the view recorded.
 
@@ -186,7 +199,7 @@ def session_pass(
     lines = result.text.split("\n")
     nums = numbers(lines)
     before = session.latest(source)
-    named = name_seen(Shown(lines, nums), Session() if fresh else session, phrase=phrase)
+    named = name_seen(Shown(lines, nums), Session() if fresh else session, phrase=phrase, context=context)
     text = result.text
     complete, cont = result.complete, result.continuation
     if named.named_lines:
