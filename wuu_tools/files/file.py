@@ -94,6 +94,7 @@ def read_file(
         phrase="unchanged since",
         fresh=fresh,
         context=EDIT_CONTEXT,
+        track_revision=True,
     )
 
 

@@ -187,11 +187,14 @@ def session_pass(
     fresh: bool = False,
     ref: str | None = None,
     context: int = CONTEXT,
+    track_revision: bool = False,
 ) -> ToolResult:
     """``result`` with the lines the current session already showed named (unless ``fresh``); the view recorded.
 
     Without a session, or for an error, ``result`` comes back as it is. ``again`` is the call that
-    shows the whole view again (``fresh=True``); it ends a view that named something.
+    shows the whole view again (``fresh=True``); it ends a view that named something. With
+    ``track_revision`` (a file), a source whose revision changed since the session's last view of it
+    is said to have changed, on the first line.
     """
     session = current_session()
     if session is None or result.is_error:
@@ -202,6 +205,11 @@ def session_pass(
     named = name_seen(Shown(lines, nums), Session() if fresh else session, phrase=phrase, context=context)
     text = result.text
     complete, cont = result.complete, result.continuation
+    if track_revision and not fresh and before is not None and before.revision and before.revision != result.revision:
+        note = f"[changed since call {before.call}: revision {result.revision} now, {before.revision} then]"
+        named.lines.insert(0, note)
+        if not named.named_lines and within(f"{note}\n{text}", budget):
+            text = f"{note}\n{text}"
     if named.named_lines:
         footer = f"[{plural(named.named_lines, 'line')} shown before not repeated; all again: {call_text(again)}]"
         candidate = "\n".join([*named.lines, footer])
