@@ -23,30 +23,26 @@ lost, and no reference is handed out.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import select
 import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
 
 from ..core.budget import count_tokens, resolve_budget
 from ..core.env import env_float, env_int
 from ..core.errors import InvalidArgument, NotAFile, SourceNotFound, clip, quote
 from ..core.result import ToolResult
-from ..core.store import current_store
-from .procs import TOKEN_ENV, end_tree, find_tree, new_token
+from ..core.store import Store, current_store
+from .pipes import Producer, note, plan
+from .procs import end_tree, new_token
+from .pump import pump, spawn
 from .sink import LogSink
-from .stop import Stop, current_stop, note_saved, on_signals, redeliver, stopping, wait_exit
+from .stop import Stop, current_stop, note_saved, on_signals, redeliver, stopping
 from .verdict import unsaved_view, verdict_line
 from .watchdog import Watchdog
 
@@ -56,25 +52,6 @@ DEFAULT_LOG_MAX_BYTES = 512 << 20
 DEFAULT_TIMEOUT_S = 120.0
 MIN_LOG_MAX_BYTES = 4096
 MAX_TIMEOUT_S = 7 * 24 * 3600
-READ_SIZE = 1 << 20
-PIPE_SIZE = 1 << 20
-AFTER_EXIT_S = 2.0  # how long output is still read after the command exited (background holders)
-DRAIN_S = 2.0  # how long output is still read after the tree was ended on timeout
-POLL_S = 0.05  # how often the command's exit is checked while its output keeps coming
-NAP_S = 0.0001  # after a small read, a nap this long: a fast writer's output gathers meanwhile ...
-NAP_BELOW = 64 << 10  # ... where a read of fewer bytes than this counts as small
-IDLE_S = 0.05  # once nothing has come for this long (a pause), or ...
-IDLE_TOTAL_S = 0.5  # ... the reader has waited this long in all for output, there is room to load the view
-QUIET_ENV = {
-    "PAGER": "cat",
-    "GIT_PAGER": "cat",
-    "MANPAGER": "cat",
-    "GIT_TERMINAL_PROMPT": "0",
-    "EDITOR": "false",
-    "VISUAL": "false",
-    "GIT_EDITOR": "false",
-    "PYTHONUNBUFFERED": "1",
-}
 
 
 def _log_max_bytes() -> int:
@@ -112,128 +89,6 @@ def _check(command: Any, cwd: Any) -> list[str]:
         if not os.path.isdir(cwd):
             raise NotAFile(f"cwd {clip(cwd)}: not a directory")
     return argv
-
-
-def _spawn(argv: list[str], cwd: str | None, token: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, **QUIET_ENV, TOKEN_ENV: token}
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        start_new_session=True,
-        bufsize=0,
-    )
-    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
-    if set_size is not None:  # bigger pipes: fewer reads of a fast writer (Linux)
-        for pipe in (proc.stdout, proc.stderr):
-            with contextlib.suppress(OSError, AttributeError):
-                fcntl.fcntl(pipe.fileno(), set_size, PIPE_SIZE)  # type: ignore[union-attr]
-    return proc
-
-
-def _pump(
-    proc: subprocess.Popen[bytes],
-    sink: LogSink,
-    deadline: float,
-    token: str,
-    idle: Callable[[], None],
-    stop: Stop | None = None,
-) -> tuple[bool, bool, int, int]:
-    """Read both pipes into ``sink`` until they close; returns (timed out, stopped, processes ended, left running).
-
-    When ``stop`` is set the whole tree is ended at once, as on timeout, and what it wrote
-    meanwhile is still read for up to :data:`DRAIN_S`.
-
-    A fast writer is read in as few pieces as it can be without being made to wait: after a
-    read (or splice) of fewer than :data:`NAP_BELOW` bytes the reader naps :data:`NAP_S`, so
-    the output gathers in the 1 MiB pipe instead of costing a wake-up (two context switches)
-    per write of the writer. Reads go into one reused buffer; once the log's head is full the
-    rest moves from the pipe into the sink's ring in the kernel (:meth:`LogSink.splice`).
-    Whether the command exited is checked when a pipe closes, when nothing came for a while,
-    and every :data:`POLL_S` seconds, not after every read. ``idle`` is called once, when the
-    command pauses (nothing for :data:`IDLE_S`) or the reader has waited :data:`IDLE_TOTAL_S` in
-    all; a writer that never pauses is followed by the load once it ends (loading beside it
-    measured ~0.1 s slower: the tokenizer's construction holds the GIL for ~0.15 s while the
-    pipe fills).
-    """
-    on_idle: Callable[[], None] | None = idle
-    assert proc.stdout is not None and proc.stderr is not None
-    streams = {proc.stdout.fileno(): 1, proc.stderr.fileno(): 2}
-    poller = select.poll()
-    for fd in streams:
-        poller.register(fd, select.POLLIN)
-    stop_fd = -1 if stop is None else stop.fileno()
-    if stop is not None:
-        poller.register(stop_fd, select.POLLIN)
-    stopped = False
-    buf = bytearray(READ_SIZE)
-    view = memoryview(buf)
-    bufs = [buf]
-    readv, feed, splice, sleep = os.readv, sink.feed, sink.splice, time.sleep
-    timed_out = False
-    ended = 0
-    stop_at: float | None = None  # stop reading at this time (after exit or after the kill)
-    holders = False
-    check = True  # look whether the command exited (or timed out) before the next wait
-    polled = time.monotonic()
-    waited = 0.0  # seconds spent waiting for output, while ``on_idle`` is pending
-    while streams:
-        now = time.monotonic()
-        if stop_at is None and (check or now >= deadline or now - polled >= POLL_S):
-            polled = now
-            if proc.poll() is not None:
-                stop_at = now + AFTER_EXIT_S
-            elif now >= deadline:
-                timed_out = True
-                ended = end_tree(proc, token)
-                stop_at = time.monotonic() + DRAIN_S
-        if stop_at is not None and now >= stop_at:
-            holders = True
-            break
-        wait = min(deadline if stop_at is None else stop_at, now + (0.5 if on_idle is None else IDLE_S)) - now
-        events = poller.poll(max(wait, 0.0) * 1000)
-        check = not events
-        if on_idle is not None:
-            waited += time.monotonic() - now
-            if (not events and wait >= IDLE_S) or waited >= IDLE_TOTAL_S:
-                on_idle()
-                on_idle = None
-        got = 0
-        for fd, _ in events:
-            if fd == stop_fd:  # the caller stops the call: end the tree now, read what it wrote meanwhile
-                poller.unregister(fd)
-                stopped = True
-                ended = end_tree(proc, token)
-                stop_at = time.monotonic() + DRAIN_S
-                continue
-            stream = streams[fd]
-            if sink.ring is None:
-                n = readv(fd, bufs)
-                if n:
-                    feed(stream, buf, n)
-            elif (n := splice(stream, fd)) < 0:  # beyond the head, but this stream must be read
-                n = readv(fd, bufs)
-                if n:
-                    feed(stream, bytes(view[:n]))
-            got += n
-            if not n:
-                sink.ended(stream)
-                poller.unregister(fd)
-                del streams[fd]
-                check = True
-        if 0 < got < NAP_BELOW:  # a fast writer read in small pieces: let its output gather in the pipe
-            sleep(NAP_S)  # (not counted as waiting: the writer is busy, the view loads at its end)
-    left = 0
-    if not timed_out and not stopped:
-        how = wait_exit(proc, deadline, stop)
-        if how != "exited":
-            timed_out, stopped = how == "timeout", how == "stopped"
-            ended = end_tree(proc, token)
-        left = len(find_tree(proc.pid, token)) if holders and not stopped else 0
-    return timed_out, stopped, ended, left
 
 
 def run_command(
@@ -281,7 +136,31 @@ def _run(
     limit = resolve_timeout(timeout)
     resolved = resolve_budget(budget)
     max_bytes = _log_max_bytes()
-    sink = LogSink(current_store(), max_bytes)
+    store = current_store()
+    producer = plan(command, store.root / "tmp", max_bytes) if isinstance(command, str) else None
+    if producer is not None:  # the trailing filters' input is saved too (:mod:`.pipes`)
+        argv = [argv[0], "-c", producer.line]
+    try:
+        return _run_argv(command, argv, cwd, limit, resolved, budget, stop, fresh, store, max_bytes, producer)
+    finally:
+        if producer is not None:
+            producer.discard()
+
+
+def _run_argv(
+    command: str | list[str],
+    argv: list[str],
+    cwd: str | None,
+    limit: float,
+    resolved: int,
+    budget: int | None,
+    stop: Stop,
+    fresh: bool,
+    store: Store,
+    max_bytes: int,
+    producer: Producer | None,
+) -> ToolResult:
+    sink = LogSink(store, max_bytes)
     token = new_token()
     started = time.monotonic()
     proc: subprocess.Popen[bytes] | None = None
@@ -290,7 +169,7 @@ def _run(
     watchdog = Watchdog(token)  # ends the tree should this process be killed outright
     try:
         try:
-            proc = _spawn(argv, cwd, token)
+            proc = spawn(argv, cwd, token)
         except OSError as exc:
             exit_code = 127 if isinstance(exc, FileNotFoundError) else 126
             reason = "command not found" if exit_code == 127 else (exc.strerror or str(exc)).lower()
@@ -300,7 +179,7 @@ def _run(
             # loaded when the command pauses (CPU to spare), so a heavy output is not read
             # slower, or else beside the end of the log being written.
             warm = threading.Thread(target=_warm_up, daemon=True)
-            timed_out, stopped, ended, left = _pump(proc, sink, started + limit, token, warm.start, stop)
+            timed_out, stopped, ended, left = pump(proc, sink, started + limit, token, warm.start, stop)
             if warm.ident is None:
                 warm.start()
             exit_code = proc.returncode
@@ -338,7 +217,13 @@ def _run(
         run_meta["cancelled"] = stop.reason
     if left:
         run_meta["left_running"] = left
-    return _finish(sink, run_meta, limit, resolved, budget, fresh)
+    facts = producer.keep(store, {"command": producer.stage, "cwd": run_meta["cwd"]}) if producer else None
+    if facts is None:
+        return _finish(sink, run_meta, limit, resolved, budget, fresh)
+    run_meta["producer"] = facts
+    line = note(facts)
+    view = _finish(sink, run_meta, limit, max(resolved - count_tokens(line) - 1, 1), budget, fresh)
+    return replace(view, text=f"{view.text}\n{line}")
 
 
 def _finish(

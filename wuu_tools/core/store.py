@@ -101,6 +101,17 @@ class Store:
             raise InvalidReference(f"store kind {kind!r} must be 1-16 lowercase letters or digits")
         return StoreWriter(self, kind, record=record)
 
+    def adopt(self, path: Path, kind: str, meta: dict[str, Any] | None = None) -> str:
+        """Make a file already written in the store's ``tmp`` folder a record of ``kind``; its reference.
+
+        The file is moved, not copied (a producer's output saved by a tee, :mod:`wuu_tools.commands.pipes`).
+        """
+        if not _KIND.fullmatch(kind):
+            raise InvalidReference(f"store kind {kind!r} must be 1-16 lowercase letters or digits")
+        if path.parent.resolve() != self._ensure("tmp").resolve():
+            raise StoreError(f"{path} is not in the store's tmp folder {self.root / 'tmp'}")
+        return self._commit(path, kind, _random_id(self, kind), dict(meta or {}))
+
     def save(self, data: bytes | str, kind: str, meta: dict[str, Any] | None = None) -> str:
         """Save ``data`` whole and return its reference (the same bytes give the same reference)."""
         if isinstance(data, str):
@@ -240,6 +251,14 @@ class Store:
         return freed
 
 
+def _random_id(store: Store, kind: str) -> str:
+    """A random id whose short form no object in the store shares yet."""
+    while True:
+        digest = os.urandom(16).hex()
+        if not store._named(f"{kind}-{digest[:SHORT_HEX]}"):
+            return digest
+
+
 class StoreWriter:
     """Streams bytes into a temp file, hashing as it goes; ``close()`` names it by its digest.
 
@@ -285,16 +304,9 @@ class StoreWriter:
         except OSError as exc:
             self.abort()
             raise StoreError(f"cannot write to the store at {self.store.root}: {exc.strerror or exc}") from exc
-        digest = self._hash.hexdigest()[:32] if self._hash is not None else self._random_id()
+        digest = self._hash.hexdigest()[:32] if self._hash is not None else _random_id(self.store, self.kind)
         self.ref = self.store._commit(self._path, self.kind, digest, self.meta)
         return self.ref
-
-    def _random_id(self) -> str:
-        """A random id whose short form no object in the store shares yet."""
-        while True:
-            digest = os.urandom(16).hex()
-            if not self.store._named(f"{self.kind}-{digest[:SHORT_HEX]}"):
-                return digest
 
     def abort(self) -> None:
         """Drop the partial object."""
