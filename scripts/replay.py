@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evaluation.replay_score import COUNT_OVER, Score, score, whole_run
-from evaluation.replay_session import score_sessions
-from evaluation.session_report import print_figures, session_figures
-from evaluation.trajectories import Output, Run, load_runs
+from wuu_tools.replay.report import print_figures, session_figures
+from wuu_tools.replay.runs import Output, Run, load_runs
+from wuu_tools.replay.score import COUNT_OVER, Score, score, whole_run
+from wuu_tools.replay.session import score_sessions
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "trajectories"
 DEV_PROJECTS = ("django/django",)

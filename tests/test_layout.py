@@ -1,6 +1,7 @@
 """The package's folders are its architecture: imports point down only, never sideways between tools.
 
-Layers, top to bottom: the faces (``cli``, then ``mcp``), ``toolset``, the tools (``files``, ``dirs``,
+Layers, top to bottom: the faces (``cli``, then ``mcp``), ``toolset`` and ``replay`` (the evaluation on
+recorded runs, which ``wuu replay`` and ``scripts/replay.py`` share), the tools (``files``, ``dirs``,
 ``commands``, ``external``, ``conversations``), the views of command output and logs (``logs``), the
 view engine (``views``), and ``core``.
 A module may import its own folder and any folder on a lower layer; a tool never imports another
@@ -19,6 +20,7 @@ LAYERS: dict[str, int] = {
     "cli": 7,
     "mcp": 6,
     "toolset": 5,
+    "replay": 5,
     "files": 4,
     "dirs": 4,
     "commands": 4,

@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from wuu_tools.core.budget import count_tokens
+from wuu_tools.replay.runs import kind_of, load_runs, read_of
+from wuu_tools.replay.views import Cutter, replay_store, wuu_read, wuu_run
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from evaluation.replay_views import Cutter, replay_store, wuu_read, wuu_run  # noqa: E402
-from evaluation.trajectories import kind_of, load_runs, read_of  # noqa: E402
-
-from wuu_tools.core.budget import count_tokens  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "realdata" / "trajectories"
 

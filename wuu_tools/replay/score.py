@@ -12,11 +12,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from wuu_tools.core.budget import count_tokens
-from wuu_tools.files.saved import read_saved
-
-from .replay_views import Cutter, default_budget, frame_share, replay_store, wuu_read, wuu_run
-from .trajectories import Output, Run, kind_of, tokens
+from ..core.budget import count_tokens
+from ..files.saved import read_saved
+from .runs import Output, Run, kind_of, tokens
+from .views import Cutter, default_budget, frame_share, replay_store, wuu_read, wuu_run
 
 __all__ = ["Score", "Whole", "score", "whole_run"]
 

@@ -20,13 +20,12 @@ from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 
-from wuu_tools.commands.run import project_captured
-from wuu_tools.core.budget import count_tokens
-from wuu_tools.core.result import ToolResult
-from wuu_tools.core.store import Store, use_store
-from wuu_tools.files.file import read_file
-
-from .trajectories import FileRead, Output, read_of
+from ..commands.run import project_captured
+from ..core.budget import count_tokens
+from ..core.result import ToolResult
+from ..core.store import Store, use_store
+from ..files.file import read_file
+from .runs import FileRead, Output, read_of
 
 __all__ = ["Cutter", "View", "frame_share", "replay_store", "wuu_read", "wuu_run"]
 

@@ -10,9 +10,9 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from .replay_score import COUNT_OVER, Score, Whole, whole_run
-from .replay_session import SessionScore
-from .trajectories import Output, Run
+from .runs import Output, Run
+from .score import COUNT_OVER, Score, Whole, whole_run
+from .session import SessionScore
 
 __all__ = ["session_figures"]
 

@@ -21,13 +21,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from wuu_tools.commands.run import project_captured
-from wuu_tools.core.budget import count_tokens
-from wuu_tools.core.session import Session, use_session
-
-from .replay_views import Cutter, default_budget, replay_store
-from .rtk_peer import rtk_available, rtk_view
-from .trajectories import Output, Run, tokens
+from ..commands.run import project_captured
+from ..core.budget import count_tokens
+from ..core.session import Session, use_session
+from .rtk import rtk_available, rtk_view
+from .runs import Output, Run, tokens
+from .views import Cutter, default_budget, replay_store
 
 __all__ = ["SessionScore", "score_sessions"]
 
@@ -36,7 +35,7 @@ __all__ = ["SessionScore", "score_sessions"]
 class SessionScore:
     """One output's view in its run's session, at one budget."""
 
-    index: int  # the output's place among all outputs (as in replay_score.Score.index)
+    index: int  # the output's place among all outputs (as in score.Score.index)
     budget: int
     tokens: int
     kept: int

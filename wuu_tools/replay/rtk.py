@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .trajectories import Output, read_of
+from .runs import Output, read_of
 
 __all__ = ["FILTERS", "rtk_available", "rtk_view"]
 

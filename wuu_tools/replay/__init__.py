@@ -1,0 +1,7 @@
+"""The replay: recorded agent runs, each output viewed as wuu would have shown it, scored by what the agent used next.
+
+``runs.py`` loads recorded runs (mini-swe-agent trajectories, Claude Code sessions) into outputs with the
+agent's next message; ``views.py`` makes wuu's views and the plain cuts of an output; ``score.py`` scores the
+items each keeps and the whole-run input; ``session.py`` replays a run through one session, with ``rtk.py``
+(rtk 1.1.0, when installed) beside it; ``report.py`` sums the session figures by split.
+"""
