@@ -71,8 +71,20 @@ def rule(name: str) -> Callable[[Rule], Rule]:
     return register
 
 
+_RULE_MODULES = ("git", "install", "lint", "files")
+"""The modules of this package whose rules :func:`plan_for` loads (on its first call: imports stay cheap)."""
+
+
+def _load() -> None:
+    import importlib
+
+    for name in _RULE_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+
+
 def plan_for(command: str | None, lines: Sequence[str], exit_code: int | None) -> Plan | None:
     """The first registered rule's plan for this output, or None when no rule knows it."""
+    _load()
     for _, fn in RULES:
         plan = fn(command, lines, exit_code)
         if plan is not None:

@@ -1,0 +1,138 @@
+"""Shared by the rule modules: which program a shell line runs, and runs of noise lines made into folds.
+
+A rule names each line that is its program's noise by a kind (``"Collecting line"``, ``"hint"``) and
+:func:`fold_noise` turns the runs of such lines into :class:`Fold` s counted by kind. Blank lines
+between two noise lines join the run; a run is folded only when its one line is shorter than what
+it stands for (two lines or more, or one long line), so a fold never makes a view longer.
+
+>>> lines = ["Collecting rich", "  Downloading rich-14.whl (240 kB)", "Successfully installed rich-14.0"]
+>>> kinds = {0: "Collecting line", 1: "download line"}
+>>> fold_noise(lines, lambda i, line: kinds.get(i))
+[Fold(start=1, end=2, label='2 lines: 1 Collecting line, 1 download line')]
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from . import Fold
+
+__all__ = ["fold_noise", "invocations", "runs_program"]
+
+LONG_LINE = 60
+"""A single noise line this long (characters) is folded alone; a shorter one is left as printed."""
+
+_SPLIT = re.compile(r"&&|\|\||;|\||\n")
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_WRAPPERS = {"sudo", "time", "env", "nice", "timeout", "npx", "uv", "poetry", "pipenv", "pdm", "hatch"}
+
+
+def invocations(command: str | None) -> list[list[str]]:
+    """The words of each simple command in ``command`` (split at ``&&``, ``||``, ``;``, ``|``), wrappers dropped.
+
+    ``cd x && FOO=1 python -m pip install -q rich | tail`` gives ``[["cd", "x"], ["pip", "install", "-q",
+    "rich"], ["tail"]]``: assignments, ``sudo``/``time``/``npx``/``uv run``/… and ``python -m`` are
+    dropped so that the program's own name comes first.
+    """
+    if not command:
+        return []
+    out = []
+    for part in _SPLIT.split(command):
+        try:
+            words = shlex.split(part, comments=False)
+        except ValueError:
+            words = part.split()
+        while words and (_ENV.match(words[0]) or words[0] in _WRAPPERS or words[0] == "run"):
+            words = words[1:]
+            if words and words[0].isdigit():  # timeout 60 …
+                words = words[1:]
+        if len(words) >= 3 and re.fullmatch(r"python[0-9.]*", words[0]) and words[1] == "-m":
+            words = words[2:]
+        if words:
+            words[0] = words[0].rsplit("/", 1)[-1]  # .venv/bin/ruff, ./node_modules/.bin/tsc
+            out.append(words)
+    return out
+
+
+def runs_program(command: str | None, program: str, subcommands: Sequence[str] = ()) -> list[str] | None:
+    """The words after ``program`` (and its subcommand, one of ``subcommands`` when given) of the first call of it.
+
+    Options before the subcommand are skipped (``git -C repo --no-pager log`` runs ``git log``); None
+    when ``command`` does not run the program so.
+    """
+    for words in invocations(command):
+        if words[0] != program:
+            continue
+        if not subcommands:
+            return words[1:]
+        rest = words[1:]
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0] in ("-C", "-c") else rest[1:]
+        if rest and rest[0] in subcommands:
+            return rest
+    return None
+
+
+def _plural(n: int, noun: str) -> str:
+    if n == 1:
+        return f"1 {noun}"
+    head, _, tail = noun.partition(" (")
+    if head.endswith("y") and not head.endswith(("ay", "ey", "oy")):
+        many = head[:-1] + "ies"
+    else:
+        many = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{n} {many}" + (f" ({tail}" if tail else "")
+
+
+def _label(kinds: Counter[str], blanks: int) -> str:
+    total = sum(kinds.values()) + blanks
+    named = ", ".join(_plural(n, kind) for kind, n in kinds.items())
+    if len(kinds) == 1 and not blanks:
+        return named
+    return f"{total} lines: {named}" + (f", {_plural(blanks, 'blank line')}" if blanks else "")
+
+
+def fold_noise(lines: Sequence[str], kind_of: Callable[[int, str], str | None], *, min_run: int = 2) -> list[Fold]:
+    """The folds of the runs of noise lines: ``kind_of(index, line)`` names a noise line's kind, None for any other.
+
+    Blank lines inside a run join it; a run shorter than ``min_run`` lines is folded only when its
+    text is longer than :data:`LONG_LINE` characters.
+    """
+    folds: list[Fold] = []
+    start: int | None = None
+    kinds: Counter[str] = Counter()
+    blanks = 0
+    last = -1  # index of the run's last noise line
+    size = 0
+
+    def close() -> None:
+        nonlocal start, blanks, size
+        if start is not None:
+            count = sum(kinds.values()) + blanks
+            if count >= min_run or size > LONG_LINE:
+                folds.append(Fold(start + 1, last + 1, _label(kinds, blanks)))
+        start, blanks, size = None, 0, 0
+        kinds.clear()
+
+    pending_blanks = 0
+    for i, line in enumerate(lines):
+        kind = kind_of(i, line)
+        if kind is not None:
+            if start is None:
+                start = i
+            else:
+                blanks += pending_blanks
+            pending_blanks = 0
+            kinds[kind] += 1
+            size += len(line)
+            last = i
+        elif not line.strip() and start is not None:
+            pending_blanks += 1
+        else:
+            close()
+            pending_blanks = 0
+    close()
+    return folds
