@@ -27,6 +27,7 @@ from .support import (
     unavailable,
     wuu_argv,
 )
+from .tools_vs_rtk import bench_tools_vs_rtk
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERYTHING = ROOT / ".ci/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
@@ -263,4 +264,5 @@ BENCHMARKS: dict[str, Callable[[Ctx], list[Row]]] = {
     "conv-first-view": bench_conv_first_view,
     "mcp-proxy": bench_mcp_proxy,
     "saved-search": bench_saved_search,
+    "tools-vs-rtk": bench_tools_vs_rtk,
 }
