@@ -11,7 +11,7 @@ The commands, on real projects:
   untracked);
 - ``pip install rich`` from the package registry into a new virtual environment (the download is
   made once beforehand, so every side reads the same ``Using cached`` output);
-- ``ruff check`` of a file with five errors.
+- ``ruff check`` of a file with four errors.
 
 For each: the tokens of each view and what it keeps of what the agent reads next in such an
 output, checked on the raw output: the failing tests' names and their ``assert`` lines, the
