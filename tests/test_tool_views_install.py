@@ -70,3 +70,14 @@ def test_cargo_build_counts_compiling_lines_and_keeps_warnings() -> None:
     assert "6 Compiling lines" in plan.folds[-1].label
     assert kept[0] == "warning: unused variable: `x`" and 'warning: `demo` (bin "demo") generated 1 warning' in kept
     assert all(line.strip().split()[0] in {"Updating", "Locking", "Downloaded", "Compiling"} for line in folded)
+
+
+def test_an_install_before_a_test_run_is_left_to_the_test_runner() -> None:
+    from wuu_tools.logs.tools.install import cargo_rule, npm_rule
+
+    lines = fixture("pip_install.txt")
+    assert pip_rule("pip install -q pytz && python -m pytest tests/", lines, 0) is None
+    assert pip_rule("cd /testbed && pip install -q pytz && ./tests/runtests.py queries", lines, 0) is None
+    assert npm_rule("npm ci && npm test", fixture("npm_install.txt"), 0) is None
+    assert cargo_rule("cargo build && cargo test", fixture("cargo_build.txt"), 0) is None
+    assert pip_rule("pip install -q pytz && python reproduce.py", lines, 0) is not None

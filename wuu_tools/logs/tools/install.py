@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from . import Plan, rule
-from .noise import fold_noise, invocations
+from .noise import fold_noise, invocations, runs_tests
 
 __all__ = ["cargo_rule", "npm_rule", "pip_rule"]
 
@@ -98,6 +98,8 @@ def pip_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -
     """The plan for output of a command that runs ``pip install`` (``pip3``, ``python -m pip``, ``uv pip``)."""
     if not any(w[0] in ("pip", "pip3") and w[1:2] == ["install"] for w in invocations(command)):
         return None
+    if runs_tests(command):
+        return None
     return Plan("pip install", fold_noise(lines, _kinds(_PIP_NOISE)), _last(lines, _PIP_SUMMARY))
 
 
@@ -128,6 +130,8 @@ def npm_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -
     )
     if not (build or any(_runs(command, p, ("install", "i", "ci", "add")) for p in ("npm", "pnpm", "yarn"))):
         return None
+    if runs_tests(command):
+        return None
     kind_of = _kinds(_NPM_NOISE)
     if build:
         kind_of = _repeats(kind_of, lines)
@@ -137,6 +141,8 @@ def npm_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -
 @rule("cargo build")
 def cargo_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -> Plan | None:
     """The plan for ``cargo build``/``check``/``install``/``run``/``clippy`` (cargo test is the test runners')."""
-    if not _runs(command, "cargo", ("build", "check", "install", "run", "clippy", "b", "c", "r")):
+    if not _runs(command, "cargo", ("build", "check", "install", "run", "clippy", "b", "c", "r")) or runs_tests(
+        command
+    ):
         return None
     return Plan("cargo build", fold_noise(lines, _kinds(_CARGO_NOISE)), _last(lines, _CARGO_SUMMARY))

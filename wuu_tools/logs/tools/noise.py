@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from . import Fold
 
-__all__ = ["fold_noise", "invocations", "runs_program"]
+__all__ = ["fold_noise", "invocations", "runs_program", "runs_tests"]
 
 LONG_LINE = 60
 """A single noise line this long (characters) is folded alone; a shorter one is left as printed."""
@@ -55,6 +55,30 @@ def invocations(command: str | None) -> list[list[str]]:
             words[0] = words[0].rsplit("/", 1)[-1]  # .venv/bin/ruff, ./node_modules/.bin/tsc
             out.append(words)
     return out
+
+
+_TEST_PROGRAMS = {"pytest", "py.test", "tox", "nox", "jest", "mocha", "vitest", "unittest", "runtests.py", "nosetests"}
+
+
+def runs_tests(command: str | None) -> bool:
+    """Whether ``command`` runs a test runner (``pytest``, ``go test``, ``npm test``, ``manage.py test``, …).
+
+    An install or build rule declines such a line (``pip install -q x && pytest``): the test
+    runner's rule knows more of its output, and the first rule that answers wins.
+    """
+    for words in invocations(command):
+        head, rest = words[0], words[1:]
+        if head in _TEST_PROGRAMS or (head in ("go", "cargo", "dotnet") and rest[:1] == ["test"]):
+            return True
+        if head in ("npm", "yarn", "pnpm", "bun") and (rest[:1] in (["test"], ["t"]) or rest[:2] == ["run", "test"]):
+            return True
+        if (
+            re.fullmatch(r"python[0-9.]*", head)
+            and rest
+            and (rest[0].endswith("runtests.py") or rest[:2] == ["manage.py", "test"])
+        ):
+            return True
+    return False
 
 
 def runs_program(command: str | None, program: str, subcommands: Sequence[str] = ()) -> list[str] | None:
