@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import _docs
 import pytest
 from rich.console import Console
 
@@ -50,9 +51,7 @@ def demo(base: Path) -> Path:
 
 
 def test_readme_example_is_the_real_output(tmp_path: Path) -> None:
-    section = re.search(r"<!-- section:ls -->(.*?)<!-- /section:ls -->", README.read_text(), re.S)
-    assert section is not None
-    block = re.search(r"```console\n\$ wuu ls demo\n(.*?)```", section.group(1), re.S)
+    block = re.search(r"```console\n\$ wuu ls demo\n(.*?)```", _docs.section("ls"), re.S)
     assert block is not None
     demo(tmp_path)
     r = wuu("ls", "demo", cwd=tmp_path)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import _docs
 from rich.console import Console
 
 from wuu_tools import read_conversation
@@ -78,8 +79,7 @@ def test_terminal_view_colours_roles_and_dims_tool_calls() -> None:
 
 
 def test_readme_example_is_current() -> None:
-    readme = (FIXTURES.parents[1] / "README.md").read_text()
-    section = readme.split("<!-- section:conv -->")[1].split("<!-- /section:conv -->")[0]
+    section = _docs.section("conv")
     command = section.split("```bash\n")[1].split("\n```")[0]
     shown = section.split("```text\n")[1].split("\n```")[0]
     assert command.startswith("wuu conv ")

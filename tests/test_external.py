@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import _docs
 import pytest
 from _external_helpers import generator, reconstruct
 
@@ -446,10 +447,9 @@ def test_unsaved_structured_content_equal_to_the_text_loses_nothing() -> None:
 
 
 def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("<!-- section:project -->")[1].split("<!-- /section:project -->")[0]
+    section = _docs.section("project")
     (block,) = re.findall(r"^```python\n(.*?)^```", section, re.S | re.M)
-    exec(compile(block, "README.md", "exec"), {})
+    exec(compile(block, "docs: section project", "exec"), {})
     assert 'read_saved(ref="result-' in capsys.readouterr().out
 
 

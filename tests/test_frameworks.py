@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import _docs
 import pytest
 
 from wuu_tools import Toolset
@@ -101,13 +102,10 @@ def test_mcp_server_add_tool(toolset: Toolset) -> None:
     assert text == toolset.call("read_file", {"path": "big.txt"}).text
 
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-
-
 def _readme_registration(framework: str) -> str:
     """The README's one-line registration of the functions in ``framework`` (an expression)."""
-    match = re.search(rf"^# {re.escape(framework)}:\s+(\[.*\])\s*$", README.read_text(encoding="utf-8"), re.M)
-    assert match, f"README.md shows how to register the functions in {framework}"
+    match = re.search(rf"^# {re.escape(framework)}:\s+(\[.*\])\s*$", _docs.all_text(), re.M)
+    assert match, f"the docs show how to register the functions in {framework}"
     return match.group(1)
 
 

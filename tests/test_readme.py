@@ -1,6 +1,7 @@
-"""The README's "Use it from your agent" examples run, and its tool loops work with the real SDKs.
+"""The examples of the README and of ``docs/`` run as written, and the tool loops work with the real SDKs.
 
-The Python blocks of the integrations section are extracted and executed as they are. The
+The Python blocks of the landing page and of the integrations section (``docs/integrations.md``)
+are extracted and executed as they are; every fenced ``wuu`` command of every page is run. The
 two tool loops they define are then driven with the real ``anthropic`` and ``openai`` clients
 against a small scripted model API on 127.0.0.1, which asks for one ``read_file`` call and
 then answers; the requests it receives show what the loops sent back.
@@ -19,17 +20,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import _docs
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-SECTION = re.compile(r"<!-- section:integrations -->(.*?)<!-- /section:integrations -->", re.S)
+README = _docs.README
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 
 def python_blocks() -> list[str]:
-    match = SECTION.search(README.read_text(encoding="utf-8"))
-    assert match, "README.md has an integrations section"
-    return BLOCK.findall(match.group(1))
+    return BLOCK.findall(_docs.section("integrations"))
+
+
+def landing_blocks() -> list[str]:
+    """The Python blocks of the README's "Four ways in" (one short example per face)."""
+    text = README.read_text(encoding="utf-8")
+    assert "\n## Four ways in\n" in text, "the README shows one short example per face"
+    return BLOCK.findall(text.split("\n## Four ways in\n", 1)[1].split("\n## ", 1)[0])
 
 
 @pytest.fixture
@@ -50,6 +56,13 @@ def test_each_python_example_runs(index: int, in_repo: Path, capsys: pytest.Capt
         out = capsys.readouterr().out
         assert "# wuu-tools" in out
         assert "error: read_file: path '../elsewhere.txt' is outside the allowed root" in out
+
+
+def test_the_landing_page_examples_run(in_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (block,) = landing_blocks()
+    exec(compile(block, "README.md, Four ways in", "exec"), {"__name__": "landing_example"})
+    out = capsys.readouterr().out
+    assert out.startswith("[exit 0]\n") and "\nstore.py\n" in out, out
 
 
 class ScriptedModel(BaseHTTPRequestHandler):
@@ -171,7 +184,7 @@ def readme_commands() -> list[tuple[str, int]]:
     """Each shell line of the README's fenced blocks that runs ``wuu`` (with the setup lines before it in
     its block) and the exit status the README gives it: the ``[exit N · …]`` verdict shown under it, else 0."""
     commands: list[tuple[str, int]] = []
-    for lang, body in FENCE.findall(README.read_text(encoding="utf-8")):
+    for lang, body in FENCE.findall(_docs.all_text()):
         if lang not in ("bash", "console"):
             continue
         lines = body.splitlines()
@@ -220,7 +233,15 @@ def test_every_fenced_wuu_command_runs_as_the_readme_says(tmp_path: Path) -> Non
             cursor = re.search(r'cursor="([^"]+)"', last_output)
             assert cursor, (command, last_output[-300:])
             command = re.sub(r"'[^']*…'", f"'{cursor.group(1)}'", command)
-        r = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+        r = subprocess.run(
+            ["bash", "-c", command],
+            cwd=work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert r.returncode == expected, (command, r.returncode, r.stdout[-1500:], r.stderr[-1500:])
         assert "Traceback" not in r.stderr, (command, r.stderr)
         last_output = r.stdout
@@ -232,9 +253,9 @@ def test_mcp_client_snippets_start_the_server() -> None:
     from _mcp_client import run_client
     from mcp import Client, StdioServerParameters
 
-    text = README.read_text(encoding="utf-8")
+    text = _docs.all_text()
     blocks = dict(
-        (lang, body) for lang, body in FENCE.findall(SECTION.search(text).group(1)) if lang in ("toml", "json")
+        (lang, body) for lang, body in FENCE.findall(_docs.section("integrations")) if lang in ("toml", "json")
     )
     claude = [
         line for line in FENCE.findall(text) for line in line[1].splitlines() if line.startswith("claude mcp add")
