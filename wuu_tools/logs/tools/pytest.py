@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from . import Plan, rule
+from . import Fold, Plan, rule
 from .noise import fold_noise, invocations
 
 __all__ = ["pytest_rule"]
@@ -36,6 +36,26 @@ _HEADER = re.compile(
     r"benchmark: |metadata: |timeout: |sensitiveurl: |Test order randomisation|anyio: |"
     r"cov: |Django settings: |celery: |required plugins)"
 )
+
+
+NARROWED_KEEP = 40
+"""A run narrowed by ``-k`` or a node id keeps up to this many PASSED lines (the agent reads the names next)."""
+LABEL_CLASSES = 6
+"""A fold of PASSED lines names the test classes they belong to, up to this many."""
+_CLASS = re.compile(r"::(\w+)::")
+
+
+def _named(fold: Fold, lines: Sequence[str]) -> Fold:
+    """``fold``, its label naming the test classes of its PASSED lines when they are few."""
+    if "PASSED" not in fold.label:
+        return fold
+    names: dict[str, None] = {}
+    for line in lines[fold.start - 1 : fold.end]:
+        if _VERBOSE.match(line) and (m := _CLASS.search(line)):
+            names[m.group(1)] = None
+    if not names or len(names) > LABEL_CLASSES:
+        return fold
+    return Fold(fold.start, fold.end, f"{fold.label} ({', '.join(names)})")
 
 
 def _is_pytest(command: str | None, lines: Sequence[str]) -> bool:
@@ -69,7 +89,14 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
             return "progress line"
         return None
 
-    folds = fold_noise(lines, kind)
+    narrowed = any("-k" in w or any("::" in x for x in w) for w in invocations(command))
+    if narrowed and sum(1 for line in lines if _VERBOSE.match(line)) <= NARROWED_KEEP:
+        plain = kind
+
+        def kind(i: int, line: str) -> str | None:  # the tests asked for by name: their PASSED lines are the answer
+            return None if _VERBOSE.match(line) else plain(i, line)
+
+    folds = [_named(f, lines) for f in fold_noise(lines, kind)]
     if not folds:
         return None
     summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)
