@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.budget import HARD_CAP_BYTES, within
+from ..core.budget import HARD_CAP_BYTES, count_tokens, within
 from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult
 from ..core.store import current_store
@@ -82,6 +82,67 @@ def _whole(ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | No
     return ToolResult(text=text, complete=True, source=ref, revision=ref, meta={**facts, "shown": [[1, total]]})
 
 
+PLAN_MAX_BYTES = 2_000_000
+"""A saved output up to this size is offered to the rules of :mod:`.tools` (views by tool)."""
+
+
+def _planned(
+    ref: str,
+    budget: int,
+    explicit_budget: int | None,
+    verdict: str | None,
+    whole_verdict: str | None,
+    meta: dict[str, Any] | None,
+    exit_code: int | None,
+) -> ToolResult | None:
+    """The view by tool (:mod:`.tools`) of the output, when a rule knows it, it fits ``budget`` and it is smaller."""
+    with LineFile.open(current_store().path(ref), what=ref) as lf:
+        total = lf.total_lines
+        if not total or lf.size > PLAN_MAX_BYTES:
+            return None
+        raws, giant = lf.read_forward(1, total, PLAN_MAX_BYTES + 1)
+        if giant or len(raws) != total:
+            return None
+        lines = []
+        for raw in raws:
+            text, bad = decode_line(raw)
+            if bad:
+                return None  # (the whole view says how invalid UTF-8 is shown)
+            lines.append(clean_terminal(text))
+        from .tools import plan_for
+
+        command = (meta or {}).get("command")
+        if isinstance(command, (list, tuple)):
+            import shlex
+
+            command = shlex.join(str(w) for w in command)
+        plan = plan_for(command if isinstance(command, str) else None, lines, exit_code)
+        if plan is None or not plan.folds:
+            return None
+        from .tools.render import render_plan
+
+        top = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+        view = render_plan(plan, lines, lf, ref, top, explicit_budget)
+    if len(view.text.encode()) > HARD_CAP_BYTES or not within(view.text, budget):
+        return None
+    whole = "\n".join([whole_verdict or verdict or "", *lines])
+    if count_tokens(view.text) >= count_tokens(whole):
+        return None
+    facts: dict[str, Any] = {
+        **(meta or {}),
+        "view": plan.tool,
+        "view_reason": f"{plan.tool}'s output: its own noise folded into counted lines",
+        "total_lines": total,
+        "shown": view.shown,
+        "omitted": view.omitted,
+    }
+    if plan.summary:
+        facts["summary"] = plan.summary
+    return ToolResult(
+        text=view.text, complete=view.cont is None, continuation=view.cont, source=ref, revision=ref, meta=facts
+    )
+
+
 def project_output(
     ref: str,
     *,
@@ -112,6 +173,9 @@ def project_output(
         None only with ``saved`` when the paging view of ``read_saved`` serves better.
     """
     if not saved:
+        planned = _planned(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
+        if planned is not None:
+            return planned
         whole = _whole(ref, budget, whole_verdict or verdict, meta)
         if whole is not None:
             return whole

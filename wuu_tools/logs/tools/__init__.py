@@ -71,7 +71,7 @@ def rule(name: str) -> Callable[[Rule], Rule]:
     return register
 
 
-_RULE_MODULES = ("git", "install", "lint", "files")
+_RULE_MODULES = ("pytest", "unittest", "gotest", "cargo", "jest", "git", "install", "lint", "files")
 """The modules of this package whose rules :func:`plan_for` loads (on its first call: imports stay cheap)."""
 
 

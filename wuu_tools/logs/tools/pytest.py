@@ -1,0 +1,103 @@
+"""pytest's output: the session header, PASSED lines and progress dots folded; failures, prints and the summary kept.
+
+Known by the command (``pytest``, ``python -m pytest``, ``py.test``, ``tox``) or by the output
+(pytest's ``test session starts`` rule line or its closing ``N passed in 0.31s`` line). Folded, each
+run into one counted line: the session header (platform, rootdir, plugins, ``collected N items``),
+``-v``'s PASSED/SKIPPED/XFAIL lines, the progress lines of dots (``tests/test_a.py .....  [ 40%]``
+and ``-q``'s bare dots), and ``-v -s``'s bare ``PASSED`` lines. Kept as printed: every line with
+an ``F`` or ``E`` in its progress, the test's own prints, the FAILURES and ERRORS blocks, the
+warnings summary, the short test summary and the closing line (the plan's summary).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from . import Fold, Plan, rule
+from .noise import fold_noise, invocations
+
+__all__ = ["pytest_rule"]
+
+_START = re.compile(r"^=+ test session starts =+$")
+_SUMMARY = re.compile(
+    r"^(=+ )?(\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)|no tests ran)\b.* in [\d.]+s"
+    r"( \([\d:]+\))?( =+)?$"
+)
+_VERBOSE = re.compile(
+    r"^(\[gw\d+\] (\[\s*\d+%\] )?(PASSED|SKIPPED|XFAIL)\b.*"
+    r"|\S+::\S.*? (PASSED|SKIPPED|XFAIL)\b[^\[]*(\[\s*\d+%\])?\s*)$"
+)
+_DOTS = re.compile(r"^(\S+\.py )?[.sx]+\s*(\[\s*\d+%\])?\s*$")
+_BARE = re.compile(r"^(PASSED|SKIPPED|XFAIL)$")
+_HEADER = re.compile(
+    r"^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |collecting |collected \d+|"
+    r"created: \d+/\d+ workers|\d+ workers \[|asyncio: |django: |hypothesis profile|Using --randomly-seed|"
+    r"benchmark: |metadata: |timeout: |sensitiveurl: |Test order randomisation|anyio: |"
+    r"cov: |Django settings: |celery: |required plugins)"
+)
+
+
+NARROWED_KEEP = 40
+"""A run narrowed by ``-k`` or a node id keeps up to this many PASSED lines (the agent reads the names next)."""
+LABEL_CLASSES = 6
+"""A fold of PASSED lines names the test classes they belong to, up to this many."""
+_CLASS = re.compile(r"::(\w+)::")
+
+
+def _named(fold: Fold, lines: Sequence[str]) -> Fold:
+    """``fold``, its label naming the test classes of its PASSED lines when they are few."""
+    if "PASSED" not in fold.label:
+        return fold
+    names: dict[str, None] = {}
+    for line in lines[fold.start - 1 : fold.end]:
+        if _VERBOSE.match(line) and (m := _CLASS.search(line)):
+            names[m.group(1)] = None
+    if not names or len(names) > LABEL_CLASSES:
+        return fold
+    return Fold(fold.start, fold.end, f"{fold.label} ({', '.join(names)})")
+
+
+def _is_pytest(command: str | None, lines: Sequence[str]) -> bool:
+    for words in invocations(command):
+        if words[0] in ("pytest", "py.test", "tox") or words[0].startswith("pytest"):
+            return True
+    return any(_START.match(line) for line in lines[:200]) or any(_SUMMARY.match(line) for line in lines[-20:])
+
+
+@rule("pytest")
+def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -> Plan | None:
+    """The plan for a pytest run, or None when the output is not pytest's (or nothing is noise)."""
+    if not lines or not _is_pytest(command, lines):
+        return None
+    header: set[int] = set()
+    for i, line in enumerate(lines):
+        if _START.match(line):
+            header.add(i)
+            j = i + 1
+            while j < len(lines) and j < i + 40 and _HEADER.match(lines[j]):
+                header.add(j)
+                j += 1
+
+    def kind(i: int, line: str) -> str | None:
+        if i in header:
+            return "session header line"
+        if _VERBOSE.match(line) or _BARE.match(line):
+            word = "SKIPPED" if "SKIPPED" in line else "XFAIL" if "XFAIL" in line else "PASSED"
+            return f"{word} line"
+        if _DOTS.match(line) and line.strip():
+            return "progress line"
+        return None
+
+    narrowed = any("-k" in w or any("::" in x for x in w) for w in invocations(command))
+    if narrowed and sum(1 for line in lines if _VERBOSE.match(line)) <= NARROWED_KEEP:
+        plain = kind
+
+        def kind(i: int, line: str) -> str | None:  # the tests asked for by name: their PASSED lines are the answer
+            return None if _VERBOSE.match(line) else plain(i, line)
+
+    folds = [_named(f, lines) for f in fold_noise(lines, kind)]
+    if not folds:
+        return None
+    summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)
+    return Plan("pytest", folds, summary)
