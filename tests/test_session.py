@@ -89,9 +89,7 @@ def test_a_re_run_after_a_fix_shows_what_changed(tmp_path: Path) -> None:
     # (a checker of its own: pytest's output would get pytest's view by tool, smaller than the diff)
     script = tmp_path / "check.sh"
     body = "".join(f"echo 'check case_{i} pass'\n" for i in range(1, 41))
-    script.write_text(
-        body + "echo 'check case_41 fail'\necho 'result: 1 failed, 40 passed'\nexit 1\n"
-    )
+    script.write_text(body + "echo 'check case_41 fail'\necho 'result: 1 failed, 40 passed'\nexit 1\n")
     ts = Toolset(root=tmp_path)
     first = ts.call("run_command", {"command": "bash check.sh"})
     assert first.meta["exit_code"] == 1
