@@ -20,7 +20,7 @@ from wuu_tools import read_conversation, read_saved, run_command
 from wuu_tools.core.calls import parse_call
 from wuu_tools.core.pattern import compile_pattern
 from wuu_tools.logs.evidence import classify, clean_line
-from wuu_tools.logs.view import GREP_HINT
+from wuu_tools.logs.view import GREP_HINT, project_log
 
 WUU = Path(sys.executable).with_name("wuu")
 FAILED = "\x1b[31mFAILED\x1b[0m tests/test_b.py::test_parse - AssertionError: boom"
@@ -44,7 +44,8 @@ def coloured(tmp_path: Path) -> str:
     script.write_text(SCRIPT)
     result = run_command([sys.executable, str(script)], budget=400)
     assert result.meta["exit_code"] == 1 and result.source
-    assert "\n402\tFAILED tests/test_b.py::test_parse - AssertionError: boom" in result.text  # evidence: numbered
+    # pytest's view by tool (issue 33): the PASSED lines folded, the failure as printed
+    assert "\nFAILED tests/test_b.py::test_parse - AssertionError: boom" in result.text
     return result.source
 
 
@@ -136,14 +137,20 @@ def test_the_suggested_search_covers_what_the_evidence_shows(line: str) -> None:
 def test_the_printed_search_call_pastes_and_finds_the_failure(coloured: str, tmp_path: Path) -> None:
     script = tmp_path / "colour.py"
     script.write_text(SCRIPT.replace("range(400)", "range(3000)"))  # a log many times the budget: a search helps
-    view = run_command([sys.executable, str(script)], budget=400)
+    first = run_command([sys.executable, str(script)], budget=400)
+    # pytest's view by tool shows the failure with the 3,000 PASSED lines folded (issue 33); the
+    # failing-log view of the same log (project_result, or an output no rule knows) suggests the search
+    assert first.meta["view"] == "pytest" and "E       assert 1 == 2" in first.text and first.source
+    view = project_log(first.source, budget=400, explicit_budget=400)
     search = view.text.split("search: ", 1)[1]
     cont = parse_call(search)
     assert cont["tool"] == "read_saved" and cont["args"]["pattern"] == GREP_HINT
     found = read_saved(**cont["args"])
     assert "FAILED tests/test_b.py::test_parse" in found.text and "E       assert 1 == 2" in found.text
     small = run_command([sys.executable, str(tmp_path / "colour.py")], budget=4000)
-    assert not small.complete and "search: " not in small.text  # a few budgets' worth: no search suggested
+    assert small.source is not None
+    small_log = project_log(small.source, budget=4000, explicit_budget=4000)
+    assert not small_log.complete and "search: " not in small_log.text  # a few budgets' worth: no search suggested
 
 
 def _wuu(*args: str) -> subprocess.CompletedProcess[str]:

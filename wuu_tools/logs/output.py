@@ -131,6 +131,7 @@ def _planned(
     facts: dict[str, Any] = {
         **(meta or {}),
         "view": plan.tool,
+        "view_by_tool": True,
         "view_reason": f"{plan.tool}'s output: its own noise folded into counted lines",
         "total_lines": total,
         "shown": view.shown,

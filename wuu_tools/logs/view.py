@@ -2,8 +2,8 @@
 
 :func:`project_log` reads a log saved in the current store and returns its first view, in
 this order: the verdict line the caller gives (exit code, duration, size, reference), the
-error evidence (:mod:`.evidence`: lines matched by the toolchain patterns, most causal
-first, each with its line number and a little context, duplicates folded with a count, the
+error evidence (:mod:`.evidence`: lines matched by the toolchain patterns, chosen most causal
+first and shown in file order, each with its line number and a little context, duplicates folded with a count, the
 runner's summary lines always kept), then the tail, then the head. Ordinary output
 (tail, head) is shortened before evidence is; when nothing matched the view is
 tail-weighted. Lines are shown as a person saw them (colours and carriage-return redraws
@@ -385,8 +385,8 @@ def _render(
     shown: set[int] = set()
     if plan.blocks or plan.summaries:
         n_items = plan.evidence_count
-        out.append(f"[error evidence: {plural(n_items, 'place')}, most causal first]" if n_items else "[summary]")
-        for a, b in plan.blocks:
+        out.append(f"[error evidence: {plural(n_items, 'place')}, in file order]" if n_items else "[summary]")
+        for a, b in sorted(plan.blocks):  # (chosen most causal first; read in the order printed)
             out.extend(lines.numbered(n) for n in range(a, b + 1))
             out.extend(plan.notes[n] for n in range(a, b + 1) if n in plan.notes)
             out.append("  …")

@@ -40,7 +40,7 @@ _HEADER = re.compile(
 
 NARROWED_KEEP = 40
 """A run narrowed by ``-k`` or a node id keeps up to this many PASSED lines (the agent reads the names next)."""
-LABEL_CLASSES = 6
+LABEL_CLASSES = 12
 """A fold of PASSED lines names the test classes they belong to, up to this many."""
 _CLASS = re.compile(r"::(\w+)::")
 
