@@ -42,7 +42,7 @@ MAX_DEPTH = {"go": 2, "c": 11, "cpp": 11, "yaml": 8, "json": 6, "toml": 3}
 does not walk into the bodies of functions below that, which is most of a file's nodes."""
 DEFAULT_DEPTH = 10
 
-_MACRO_LINE = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?://[^\n]*)?$", re.M)
+_MACRO_LINE = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?::(?!:)[ \t]*)?(?://[^\n]*)?$", re.M)
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 _WRAPPERS = frozenset({"decorated_definition", "template_declaration", "export_statement"})
@@ -114,7 +114,7 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
     found = ((_definition(language, data, kind, node, name, macro_rows), node) for _, kind, node, name in best.values())
     pairs = [(d, node) for d, node in found if d is not None]
     if language in ("c", "cpp") and tree.root_node.has_error:
-        defs = _whole_bodies(source, pairs)
+        defs = _with_heads(data, source, _whole_bodies(source, pairs))
     else:
         defs = [d for d, _ in pairs]
     if language in ("c", "cpp"):  # a prototype counts where the file does not define the function itself
@@ -141,6 +141,29 @@ def _whole_bodies(source: bytes, pairs: list[tuple[Definition, Any]]) -> list[De
             if end > d.end:
                 d = replace(d, end=end)
         out.append(d)
+    return out
+
+
+def _with_heads(data: bytes, source: bytes, defs: list[Definition]) -> list[Definition]:
+    """``defs`` and the definitions :mod:`.cheads` reads from the text that the parse did not find (a
+    method in a stretch of a class the parser's error recovery left unread)."""
+    from .cheads import scan
+
+    newlines = [m.start() for m in re.finditer(rb"\n", source)]
+    lines = data.split(b"\n")
+    have = {(d.name, d.line): k for k, d in enumerate(defs)}
+    out = list(defs)
+    for h in scan(source):
+        start, line, end = (bisect_left(newlines, at) + 1 for at in (h.start, h.name_at, h.end))
+        known = have.get((h.name, line))
+        if known is not None:
+            if end > out[known].end:
+                out[known] = replace(out[known], end=end)
+            continue
+        doc = start
+        while doc > 1 and lines[doc - 2].strip().startswith((b"//", b"/*", b"*")):
+            doc -= 1
+        out.append(Definition(h.name, h.kind, start, end, line, _signature(data, h.name_at, "cpp"), doc, h.owner))
     return out
 
 
