@@ -52,7 +52,7 @@ _LABELS = re.compile(rb"\A\s*(?:(?:public|private|protected|[A-Z][A-Z0-9_]+)\s*:
 _TYPE = re.compile(
     rb"\b(class|struct|union|enum(?:\s+(?:class|struct))?|namespace)\s+"
     rb"(?:(?:alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__declspec\s*\([^)]*\)|[A-Z][A-Z0-9_]*|inline)\s+)*"
-    rb"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:<[^;{}]*>)?\s*(?:final\b)?\s*(?::(?!:)[^;{}]*)?\Z"
+    rb"((?:[A-Za-z_]\w*\s*::\s*)*(?!final\b)[A-Za-z_]\w*)\s*(?:<[^;{}]*>)?\s*(?:final\b)?\s*(?::(?!:)[^;{}]*)?\Z"
 )
 _ANON_NS = re.compile(rb"\b(?:inline\s+)?namespace\s*\Z")
 _EXTERN = re.compile(rb"\bextern\s*\Z")
