@@ -137,3 +137,25 @@ typename S<T>::type S<T>::convert(U u) { return u; }
         ("function", "operator bool", None),
         ("function", "convert", "S"),
     ]
+
+
+def test_a_namespace_with_a_visibility_macro_is_a_namespace_and_specializations_merge(tmp_path: Path) -> None:
+    # libstdc++'s style: ``namespace std _GLIBCXX_VISIBILITY(default)`` must not read as a function
+    # named by the macro, nor a specialization ``__is_void<void>`` be listed twice.
+    path = tmp_path / "traits.hpp"
+    path.write_text(
+        "namespace std _LIB_VISIBILITY(default)\n{\n_LIB_BEGIN_VERSION\n\n"
+        "  struct __true_type { };\n"
+        "  template<typename _Tp> struct __is_void { enum { __value = 0 }; };\n"
+        "  template<> struct __is_void<void> { enum { __value = 1 }; };\n"
+        "  template<typename T> class holder {\n  _LIB_PRIVATE_UNLESS_TESTED:\n    T t;\n"
+        "  public:\n    holder() _LIB_NOEXCEPT : t() { }\n  };\n}\n"
+    )
+    o = outline_of_bytes(str(path), path.read_bytes())
+    assert o is not None
+    rows = [(o.qualname(i), o.defs[i].kind, o.defs[i].start) for i in range(len(o.defs))]
+    assert ("std", "namespace", 1) in rows and not any("VISIBILITY" in q for q, _, _ in rows), rows
+    assert ("std.__true_type", "struct", 5) in rows, rows
+    assert [q for q, _, _ in rows].count("std.__is_void<void>") + [q for q, _, _ in rows].count("std.__is_void") == 2
+    assert [q for q, _, _ in rows if q.endswith("holder.holder")] == ["std.holder.holder"], rows
+

@@ -52,7 +52,7 @@ _LABELS = re.compile(rb"\A\s*(?:(?:public|private|protected|[A-Z][A-Z0-9_]+)\s*:
 _TYPE = re.compile(
     rb"\b(class|struct|union|enum(?:\s+(?:class|struct))?|namespace)\s+"
     rb"(?:(?:alignas\s*\([^)]*\)|\[\[[^\]]*\]\]|__declspec\s*\([^)]*\)|[A-Z][A-Z0-9_]*|inline)\s+)*"
-    rb"((?:[A-Za-z_]\w*\s*::\s*)*(?!final\b)[A-Za-z_]\w*)\s*(?:<[^;{}]*>)?\s*(?:final\b)?\s*(?::(?!:)[^;{}]*)?\Z"
+    rb"((?:[A-Za-z_]\w*\s*::\s*)*(?!final\b)[A-Za-z_]\w*)\s*(?:_*[A-Z][A-Z0-9_]*\s*\([^()]*\)\s*)?(?:<[^;{}]*>)?\s*(?:final\b)?\s*(?::(?!:)[^;{}]*)?\Z"
 )
 _ANON_NS = re.compile(rb"\b(?:inline\s+)?namespace\s*\Z")
 _EXTERN = re.compile(rb"\bextern\s*\Z")
@@ -64,7 +64,7 @@ _NOT_NAMES = frozenset(
     b"if for while switch return sizeof decltype alignof alignas noexcept static_assert catch throw requires "
     b"__attribute__ __declspec typeid new delete defined template typename using".split()
 )
-_MACRO_WORD = re.compile(rb"\A[A-Z][A-Z0-9_]+\Z")
+_MACRO_WORD = re.compile(rb"\A_*[A-Z][A-Z0-9_]+\Z")
 _TRAILER = re.compile(
     rb"\A(?:\s|const\b|volatile\b|noexcept\b(?:\s*\(.*\))?|override\b|final\b|throw\s*\(\s*\)|&&?|mutable\b"
     rb"|constexpr\b|try\b|->.*|requires\b.*|:(?!:).*|[A-Z][A-Z0-9_]*(?:\s*\(.*?\))?|\[\[.*?\]\])*\Z",
@@ -121,6 +121,8 @@ def _owner(before: bytes) -> str | None:
 def _function(head: bytes) -> tuple[str, str | None, int, bool] | None:
     """(name, owner, offset of the name in ``head``, has initializers) of a function head, or None."""
     plain = _strip_templates(head)
+    if re.search(rb"\bnamespace\b", plain):
+        return None
     for m in _CALL.finditer(plain):
         word = m.group(1).strip()
         prefix = plain[: m.start()]
@@ -137,7 +139,7 @@ def _function(head: bytes) -> tuple[str, str | None, int, bool] | None:
     return None
 
 
-_MACRO_ONLY = re.compile(rb"\A[ \t]*(?:[A-Z][A-Z0-9_]*(?:\s*\([^()\n]*\))?[ \t]*)?\Z")
+_MACRO_ONLY = re.compile(rb"\A[ \t]*(?:_*[A-Z][A-Z0-9_]*(?:\s*\([^()\n]*\))?[ \t]*)?\Z")
 
 
 def _own_start(head: bytes) -> int:

@@ -158,8 +158,8 @@ def _with_heads(data: bytes, source: bytes, defs: list[Definition]) -> list[Defi
 
     newlines = [m.start() for m in re.finditer(rb"\n", source)]
     lines = data.split(b"\n")
-    have = {(d.name, d.line): k for k, d in enumerate(defs)}
-    ends = {(d.name, d.end): k for k, d in enumerate(defs) if d.end > d.line}
+    have = {(_bare(d.name), d.line): k for k, d in enumerate(defs)}
+    ends = {(_bare(d.name), d.end): k for k, d in enumerate(defs) if d.end > d.line}
     out = list(defs)
     for h in scan(data):
         start, line, end = (bisect_left(newlines, at) + 1 for at in (h.start, h.name_at, h.end))
@@ -172,6 +172,11 @@ def _with_heads(data: bytes, source: bytes, defs: list[Definition]) -> list[Defi
             continue
         out.append(Definition(h.name, h.kind, start, end, line, _signature(data, h.name_at, "cpp"), doc, h.owner))
     return out
+
+
+def _bare(name: str) -> str:
+    """A name without its template arguments (``char_traits<char>`` -> ``char_traits``)."""
+    return name.split("<", 1)[0].strip() if not name.startswith("operator") else name
 
 
 def _comment_above(lines: list[bytes], start: int) -> int:
