@@ -158,4 +158,3 @@ def test_a_namespace_with_a_visibility_macro_is_a_namespace_and_specializations_
     assert ("std.__true_type", "struct", 5) in rows, rows
     assert [q for q, _, _ in rows].count("std.__is_void<void>") + [q for q, _, _ in rows].count("std.__is_void") == 2
     assert [q for q, _, _ in rows if q.endswith("holder.holder")] == ["std.holder.holder"], rows
-
