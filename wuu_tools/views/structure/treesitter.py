@@ -156,22 +156,37 @@ def _with_heads(data: bytes, source: bytes, defs: list[Definition]) -> list[Defi
     method in a stretch of a class the parser's error recovery left unread)."""
     from .cheads import scan
 
+    defs = [d for d in defs if d.name not in _KEYWORDS]  # ``__BEGIN_DECLS struct x {`` read as a function "struct"
     newlines = [m.start() for m in re.finditer(rb"\n", source)]
     lines = data.split(b"\n")
     have = {(_bare(d.name), d.line): k for k, d in enumerate(defs)}
     ends = {(_bare(d.name), d.end): k for k, d in enumerate(defs) if d.end > d.line}
-    out = list(defs)
+    out: list[Definition | None] = list(defs)
+    bodies = {d.end: k for k, d in enumerate(defs) if d.kind in ("function", "method")}
+    matched: set[int] = set()
     for h in scan(data):
         start, line, end = (bisect_left(newlines, at) + 1 for at in (h.start, h.name_at, h.end))
         doc = _comment_above(lines, start)
         known = have.get((h.name, line), ends.get((h.name, end)) if end > line else None)
-        if known is not None:  # the parse found it too (the same name and line, or body); the text says where
+        if known is not None and out[known] is not None:  # the parse found it too (its name and line, or body)
             d = out[known]
+            assert d is not None
             sig = d.signature if d.line == line else _signature(data, h.name_at, "cpp")
-            out[known] = replace(d, start=start, line=line, signature=sig, doc_start=doc, end=max(end, d.end))
+            kind = "function" if d.kind == "prototype" and end > line else d.kind
+            out[known] = replace(
+                d, kind=kind, start=start, line=line, signature=sig, doc_start=doc, end=max(end, d.end)
+            )
+            matched.add(known)
+        other = bodies.get(end) if h.kind == "function" else None
+        if other not in (None, known) and other not in matched and (d := out[other]) is not None and d.line <= line:
+            out[other] = None  # the same body the parse named by a macro or its return type (``THROW2``)
+        if known in matched:
             continue
         out.append(Definition(h.name, h.kind, start, end, line, _signature(data, h.name_at, "cpp"), doc, h.owner))
-    return out
+    return [d for d in out if d is not None]
+
+
+_KEYWORDS = frozenset({"struct", "union", "enum", "class", "namespace", "typedef", "extern", "static", "const"})
 
 
 def _bare(name: str) -> str:
