@@ -50,8 +50,12 @@ def read_file(
         start_char: Character offset within ``start_line`` to start from (for a line longer than the budget).
         revision: The revision the caller's earlier view came from; a changed file is reported.
         budget: Token budget of the view; defaults to WUU_BUDGET or 2,000.
-        symbol: A definition to read whole by name ("rank", "Evidence.rank"), instead of by lines;
-            "*" lists the map of the definitions in start_line-end_line.
+        symbol: A definition to read whole by name ("rank", "Evidence.rank", "ns::Parser::parse"),
+            instead of by lines. A qualified name matches by its last parts; a leading qualifier
+            the file defines nothing by (a namespace a macro opens) is passed over, and said so. A
+            name several definitions answer to (overloads, a same-named method of another class)
+            lists them all with qualified names and line ranges: read one by either. "*" lists
+            the map of the definitions in start_line-end_line.
         fresh: Show every line again, even those an earlier view of this session showed (they
             are otherwise named, not repeated); use it when earlier results left your history.
 

@@ -23,7 +23,7 @@ from ..views.ceiling import fit_ceiling
 from ..views.mapview import map_entries, map_page
 from ..views.paging import Subject, paged
 from ..views.structure import MAP_MAX_BYTES, Outline, outline_of
-from ..views.symbols import closest, find
+from ..views.symbols import closest, lookup
 
 __all__ = ["ALL", "SYMBOL_CHARS", "check_symbol", "file_outline", "read_symbol"]
 
@@ -79,7 +79,7 @@ def read_symbol(
             lambda inner: _map_view(lf, path, outline, start_line, end_line, revision, inner, explicit_budget),
             budget,
         )
-    found = find(outline, symbol)
+    found, dropped = lookup(outline, symbol)
     if not found:
         near = ", ".join(
             f"{outline.qualname(i)} ({outline.defs[i].start}-{outline.defs[i].end})" for i in closest(outline, symbol)
@@ -87,10 +87,10 @@ def read_symbol(
         hint = f"; closest: {near}" if near else f'; the map of the file: read_file(path={_q(path)}, symbol="*")'
         raise InvalidArgument(f"symbol {quote(symbol)} is not defined in {clip(path)}{hint}")
     if len(found) > 1:
-        return fit_ceiling(lambda inner: _candidates(lf, path, outline, symbol, found, inner), budget)
+        return fit_ceiling(lambda inner: _candidates(lf, path, outline, symbol, found, dropped, inner), budget)
     i = found[0]
     d = outline.defs[i]
-    note = f"[{outline.qualname(i)}: {d.kind}, lines {d.first:,}-{d.end:,}]"
+    note = f"[{outline.qualname(i)}: {d.kind}, lines {d.first:,}-{d.end:,}{_unknown(dropped)}]"
     return paged(
         lf,
         subject,
@@ -103,6 +103,13 @@ def read_symbol(
         extra_meta={"symbol": outline.qualname(i)},
         notes=(note,),
     )
+
+
+def _unknown(dropped: list[str]) -> str:
+    """The note that leading qualifiers of the name asked for were passed over."""
+    if not dropped:
+        return ""
+    return f"; {quote('::'.join(dropped))} names no definition of this file's map and was passed over"
 
 
 def _q(text: str) -> str:
@@ -160,9 +167,11 @@ def _map_view(
     return ToolResult(text=text, complete=cont is None, continuation=cont, revision=lf.revision, meta=meta)
 
 
-def _candidates(lf: LineFile, path: str, outline: Outline, symbol: str, found: list[int], budget: int) -> ToolResult:
+def _candidates(
+    lf: LineFile, path: str, outline: Outline, symbol: str, found: list[int], dropped: list[str], budget: int
+) -> ToolResult:
     head = (
-        f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions; "
+        f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions{_unknown(dropped)}; "
         "read one by its qualified name or its lines]"
     )
     lines = []

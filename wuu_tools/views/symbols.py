@@ -2,6 +2,7 @@
 
 A name matches a definition whose own name it is, or whose qualified name ends with it, part by
 part (``.``, ``::`` and ``#`` separate parts); where no name matches exactly, case is ignored.
+Leading qualifiers that name no definition of the file are passed over (:func:`lookup`).
 Several matches are candidates the caller chooses among, except that a declaration without a
 body (a C++ method declared in its class) gives way to the definition of the same name with one.
 An unknown name gets the closest names the outline has (:func:`closest`).
@@ -16,6 +17,8 @@ An unknown name gets the closest names the outline has (:func:`closest`).
 ['Evidence.rank', 'rank']
 >>> [o.qualname(i) for i in find(o, "Evidence::rank")]
 ['Evidence.rank']
+>>> lookup(o, "pkg::Evidence::rank")
+([1], ['pkg'])
 >>> [o.qualname(i) for i in closest(o, "rnak")]
 ['Evidence.rank', 'rank']
 """
@@ -27,7 +30,7 @@ import re
 
 from .structure.model import Outline
 
-__all__ = ["closest", "find", "parts"]
+__all__ = ["closest", "find", "lookup", "parts"]
 
 _SEP = re.compile(r"\.|::|#")
 
@@ -39,6 +42,25 @@ def parts(name: str) -> list[str]:
 
 def find(outline: Outline, name: str) -> list[int]:
     """Indexes of the definitions ``name`` names, in line order (see the module docstring)."""
+    return lookup(outline, name)[0]
+
+
+def lookup(outline: Outline, name: str) -> tuple[list[int], list[str]]:
+    """:func:`find`'s definitions, and the leading parts of ``name`` left out to find them: a qualifier
+    that names no definition of the file (``nlohmann`` of ``nlohmann::basic_json::dump`` where a macro
+    opens the namespace) is passed over, one that names another definition is not."""
+    found = _find(outline, name)
+    want = parts(name)
+    dropped: list[str] = []
+    if not found and len(want) > 1:
+        names = {d.name for d in outline.defs} | {d.owner for d in outline.defs if d.owner}
+        while not found and len(want) > 1 and want[0] not in names:
+            dropped.append(want.pop(0))
+            found = _find(outline, "::".join(want))
+    return (found, dropped) if found else ([], [])
+
+
+def _find(outline: Outline, name: str) -> list[int]:
     wanted = name.strip()
     qualnames = [outline.qualname(i) for i in range(len(outline.defs))]
     exact = [i for i, d in enumerate(outline.defs) if d.name == wanted or qualnames[i] == wanted]

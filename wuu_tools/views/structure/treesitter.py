@@ -10,8 +10,12 @@ the fallback reads the file too. The bound is counted in the parser's own steps,
 so a file gets the same map on a busy machine as on an idle one.
 
 C and C++ sources are parsed with each line that holds nothing but an upper-case macro name
-(``NLOHMANN_JSON_NAMESPACE_BEGIN``, ``JSON_HEDLEY_WARN_UNUSED_RESULT``) blanked, byte for byte:
-a grammar that does not expand macros otherwise reads the namespace or class after it as noise.
+(``NLOHMANN_JSON_NAMESPACE_BEGIN``, ``JSON_HEDLEY_WARN_UNUSED_RESULT``), a macro used as an access
+label (``JSON_PRIVATE_UNLESS_TESTED:``) or a macro call not followed by a body
+(``JSON_HEDLEY_NON_NULL(3)``) blanked, byte for byte: a grammar that does not expand macros
+otherwise reads the namespace or class after it as noise. Where the parse still meets errors,
+:mod:`.cheads` reads the definitions from the text before each body too, and adds those the
+parse left unread (``basic_json::dump`` in nlohmann/json's ``json.hpp``).
 """
 
 from __future__ import annotations
@@ -42,7 +46,10 @@ MAX_DEPTH = {"go": 2, "c": 11, "cpp": 11, "yaml": 8, "json": 6, "toml": 3}
 does not walk into the bodies of functions below that, which is most of a file's nodes."""
 DEFAULT_DEPTH = 10
 
-_MACRO_LINE = re.compile(rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?://[^\n]*)?$", re.M)
+_MACRO_LINE = re.compile(
+    rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?:(?P<label>:(?!:))[ \t]*|\([^()\n]*\)[ \t]*(?=\n(?![ \t]*\{)))?(?://[^\n]*)?$",
+    re.M,
+)
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 _WRAPPERS = frozenset({"decorated_definition", "template_declaration", "export_statement"})
@@ -114,7 +121,7 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
     found = ((_definition(language, data, kind, node, name, macro_rows), node) for _, kind, node, name in best.values())
     pairs = [(d, node) for d, node in found if d is not None]
     if language in ("c", "cpp") and tree.root_node.has_error:
-        defs = _whole_bodies(source, pairs)
+        defs = _with_heads(data, source, _whole_bodies(source, pairs))
     else:
         defs = [d for d, _ in pairs]
     if language in ("c", "cpp"):  # a prototype counts where the file does not define the function itself
@@ -144,6 +151,66 @@ def _whole_bodies(source: bytes, pairs: list[tuple[Definition, Any]]) -> list[De
     return out
 
 
+def _with_heads(data: bytes, source: bytes, defs: list[Definition]) -> list[Definition]:
+    """``defs`` and the definitions :mod:`.cheads` reads from the text that the parse did not find (a
+    method in a stretch of a class the parser's error recovery left unread)."""
+    from .cheads import scan
+
+    defs = [d for d in defs if d.name not in _KEYWORDS]  # ``__BEGIN_DECLS struct x {`` read as a function "struct"
+    newlines = [m.start() for m in re.finditer(rb"\n", source)]
+    lines = data.split(b"\n")
+    have = {(_bare(d.name), d.line): k for k, d in enumerate(defs)}
+    ends = {(_bare(d.name), d.end): k for k, d in enumerate(defs) if d.end > d.line}
+    out: list[Definition | None] = list(defs)
+    bodies = {d.end: k for k, d in enumerate(defs) if d.kind in ("function", "method")}
+    matched: set[int] = set()
+    for h in scan(data):
+        start, line, end = (bisect_left(newlines, at) + 1 for at in (h.start, h.name_at, h.end))
+        doc = _comment_above(lines, start)
+        known = have.get((h.name, line), ends.get((h.name, end)) if end > line else None)
+        if known is not None and out[known] is not None:  # the parse found it too (its name and line, or body)
+            d = out[known]
+            assert d is not None
+            sig = d.signature if d.line == line else _signature(data, h.name_at, "cpp")
+            kind = "function" if d.kind == "prototype" and end > line else d.kind
+            out[known] = replace(
+                d, kind=kind, start=start, line=line, signature=sig, doc_start=doc, end=max(end, d.end)
+            )
+            matched.add(known)
+        other = bodies.get(end) if h.kind == "function" else None
+        if other not in (None, known) and other not in matched and (d := out[other]) is not None and d.line <= line:
+            out[other] = None  # the same body the parse named by a macro or its return type (``THROW2``)
+        if known in matched:
+            continue
+        out.append(Definition(h.name, h.kind, start, end, line, _signature(data, h.name_at, "cpp"), doc, h.owner))
+    return [d for d in out if d is not None]
+
+
+_KEYWORDS = frozenset({"struct", "union", "enum", "class", "namespace", "typedef", "extern", "static", "const"})
+
+
+def _bare(name: str) -> str:
+    """A name without its template arguments (``char_traits<char>`` -> ``char_traits``)."""
+    return name.split("<", 1)[0].strip() if not name.startswith("operator") else name
+
+
+def _comment_above(lines: list[bytes], start: int) -> int:
+    """The first line of the comment block right above line ``start`` (``start`` when there is none)."""
+    doc = start
+    while doc > 1:
+        above = lines[doc - 2].strip()
+        if above.startswith(b"//"):
+            doc -= 1
+        elif above.endswith(b"*/"):
+            k = doc - 2
+            while k > 0 and b"/*" not in lines[k]:
+                k -= 1
+            doc = k + 1
+        else:
+            break
+    return doc
+
+
 def _blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
     """``data`` with its macro-only lines blanked byte for byte, and the rows (0-based) of those lines."""
     rows: set[int] = set()
@@ -152,7 +219,8 @@ def _blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
     for m in _MACRO_LINE.finditer(data):
         row += data.count(b"\n", at, m.start())
         at = m.start()
-        rows.add(row)
+        if not m.group("label"):  # an access label is not part of the member after it
+            rows.add(row)
         out[m.start() : m.end()] = b" " * (m.end() - m.start())
     return bytes(out), rows
 
