@@ -19,9 +19,9 @@ cursor      ``preToolUse``, ``tool_name``    ``updated_input``, ``permission``  
 
 A rewritten line never approves itself unless the agent would not ask anyway: Claude Code gets
 ``permissionDecision: "allow"`` only in its ``bypassPermissions`` mode (otherwise its own rules
-judge the new line), Codex gets a rewrite only in that mode (it accepts none without ``allow``,
-and ``allow`` would skip its approval), Cursor gets ``permission: "allow"``... only then too.
-``wuu hook AGENT --allow`` (``wuu init AGENT --allow``) approves every rewritten line.
+judge the new line); Codex gets a rewrite only in that mode (it accepts none without ``allow``, and
+``allow`` would skip its approval); Gemini CLI and Cursor keep their own confirmation.
+``wuu hook AGENT --allow`` (installed by ``wuu init AGENT --allow``) approves every rewritten line.
 """
 
 from __future__ import annotations
