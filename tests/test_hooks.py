@@ -347,3 +347,18 @@ def test_hook_latency_is_small() -> None:
         assert hook("claude", payload).returncode == 0
         times.append(time.perf_counter() - start)
     assert min(times) < 1.0, times
+
+
+def test_a_failing_log_view_names_only_shell_lines_and_its_search_runs(tmp_path: Path) -> None:
+    line = 'for i in $(seq 1 5000); do echo "step $i ok"; done; echo "ERROR: boom in x.py:3" >&2; exit 1'
+    view = subprocess.run(
+        [str(WUU), "run", line], capture_output=True, text=True, env=_env(WUU_CONTINUE_AS="shell"), cwd=tmp_path
+    )
+    assert view.returncode == 1
+    assert not re.search(r"\b(read_saved|read_file|list_dir)\(", view.stdout), view.stdout[-800:]
+    lines = [m.group(1) for m in _SHELL_LINE.finditer(view.stdout)]
+    assert lines and all(w.startswith("wuu saved log-") for w in lines)
+    for printed in lines:
+        out = bash(printed, tmp_path)
+        assert out.returncode in (0, 1), (printed, out.stderr)  # 1: a search that matched nothing, as grep
+        assert "Traceback" not in out.stderr
