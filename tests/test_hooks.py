@@ -362,3 +362,31 @@ def test_a_failing_log_view_names_only_shell_lines_and_its_search_runs(tmp_path:
         out = bash(printed, tmp_path)
         assert out.returncode in (0, 1), (printed, out.stderr)  # 1: a search that matched nothing, as grep
         assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("agent", "where"),
+    [
+        ("claude", ("hookSpecificOutput", "permissionDecision")),
+        ("gemini", ("decision",)),
+        ("cursor", ("permission",)),
+    ],
+)
+def test_allow_approves_the_rewritten_line_and_init_allow_replaces_the_entry(
+    agent: str, where: tuple[str, ...], tmp_path: Path
+) -> None:
+    payload = PAYLOADS[agent].read_text()
+    plain, allowed = json.loads(hook(agent, payload).stdout), json.loads(hook(agent, payload, "--allow").stdout)
+    node: Any = allowed
+    for key in where:
+        node = node[key]
+    assert node == "allow"
+    assert where[-1] not in (plain.get(where[0], {}) if len(where) > 1 else plain)
+    assert _rewritten(agent, plain) == _rewritten(agent, allowed)
+
+    run = [str(WUU), "init", agent, "--allow"]
+    assert "added" in subprocess.run(run, cwd=tmp_path, capture_output=True, text=True).stdout
+    again = subprocess.run(run[:-1], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert "replaced wuu's entry" in again
+    text = (tmp_path / AGENTS[agent].project_file).read_text()
+    assert f"hook {agent}" in text and "--allow" not in text
