@@ -228,6 +228,10 @@ def test_leading_cd_stays_outside_so_the_directory_changes(tmp_path: Path) -> No
     out = bash(command + "; pwd", tmp_path)
     assert out.stdout.strip().endswith(f"{tmp_path}/sub")
     assert f"{tmp_path}/sub\n" in out.stdout
+    (tmp_path / "my dir").mkdir()
+    command = rewrite('cd "my dir"; pwd', shlex.quote(str(WUU)), None)
+    assert command is not None and command.startswith('cd "my dir"; ')
+    assert bash(command + "; pwd", tmp_path).stdout.strip().endswith(f"{tmp_path}/my dir")
 
 
 @pytest.mark.parametrize("agent", list(AGENTS))

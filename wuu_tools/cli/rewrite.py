@@ -10,7 +10,7 @@ heredocs, any Unicode); ``wuu run`` runs it with ``bash -c``. Left as they are:
   whose screen or stream a projection would only hold back;
 - a line that runs something in the background (``&``), whose output comes later;
 - a line that changes the agent's shell itself (``cd``, ``export``, ``source``, ...) anywhere but
-  in leading ``cd DIR &&`` steps: those stay outside, so the directory still changes
+  in leading ``cd DIR &&`` (or ``cd DIR;``) steps: those stay outside, so the directory still changes
   (``cd web && npm test`` becomes ``cd web && wuu run … 'npm test'``);
 - a line already run by rtk, or by ``wuu`` (but a lone ``wuu`` command without the variables
   below, such as a continuation the agent runs, gets them: ``WUU_SESSION=… WUU_CONTINUE_AS=shell
@@ -236,10 +236,10 @@ def rewrite(line: str, program: str, session: str | None = None) -> str | None:
     commands = split_line(line)
     if not commands:
         return None
-    lead: list[str] = []  # leading "cd DIR &&" steps, kept outside so the directory still changes
+    lead: list[str] = []  # leading "cd DIR &&" (or ";") steps, kept outside so the directory still changes
     rest = list(commands)
-    while len(rest) >= 3 and rest[0][0] in {"cd", "pushd"} and rest[1] == ["&&"]:
-        lead.append(shlex.join(rest[0]))
+    while len(rest) >= 3 and rest[0][0] in {"cd", "pushd"} and rest[1] in (["&&"], [";"]):
+        lead.append(rest[1][0])
         rest = rest[2:]
     if any(c == ["&"] for c in rest):
         return None
@@ -257,11 +257,13 @@ def rewrite(line: str, program: str, session: str | None = None) -> str | None:
             return None
     if not [w for w in rest if not (len(w) == 1 and w[0] in _SEPARATORS)]:
         return None  # nothing but cd steps
-    body = line if not lead else _after_lead(line, len(lead))
-    if body is None:
+    cut = _after_lead(line, len(lead)) if lead else 0
+    if cut is None or not line[cut:].strip():
         return None
-    run = " ".join([*_env(session), program, "run", "--timeout", "0", "--shell", "--", shlex.quote(body)])
-    return " && ".join([*lead, run])
+    run = " ".join(
+        [*_env(session), program, "run", "--timeout", "0", "--shell", "--", shlex.quote(line[cut:].lstrip())]
+    )
+    return f"{line[:cut].rstrip()} {run}" if cut else run
 
 
 def _env(session: str | None) -> list[str]:
@@ -277,21 +279,21 @@ def _with_env(line: str, session: str | None) -> str:
     return " ".join([*_env(session), line.strip()])
 
 
-def _after_lead(line: str, steps: int) -> str | None:
-    """``line`` after its first ``steps`` ``cd DIR &&`` steps, exactly as written; None if they cannot be found."""
-    rest = line
+def _after_lead(line: str, steps: int) -> int | None:
+    """Where ``line`` goes on after its first ``steps`` ``cd DIR &&`` / ``cd DIR;`` steps; None if not found."""
+    at = 0
     for _ in range(steps):
-        at = _top_level_and(rest)
-        if at < 0:
+        found = _top_level_separator(line, at)
+        if found is None:
             return None
-        rest = rest[at + 2 :].lstrip()
-    return rest or None
+        at = found
+    return at
 
 
-def _top_level_and(text: str) -> int:
-    """Where the first ``&&`` outside quotes is in ``text`` (-1 when there is none)."""
+def _top_level_separator(text: str, start: int) -> int | None:
+    """Where the text after the first ``&&`` or ``;`` outside quotes from ``start`` begins (None: there is none)."""
     quote = ""
-    i = 0
+    i = start
     while i < len(text):
         ch = text[i]
         if quote:
@@ -304,6 +306,8 @@ def _top_level_and(text: str) -> int:
         elif ch in "'\"":
             quote = ch
         elif text.startswith("&&", i):
-            return i
+            return i + 2
+        elif ch == ";":
+            return i + 1
         i += 1
-    return -1
+    return None
