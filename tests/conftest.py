@@ -50,6 +50,7 @@ def _isolated_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
         "WUU_MEDIA_MAX_BYTES",
         "WUU_TIMEOUT",
         "WUU_SESSION",
+        "WUU_CONTINUE_AS",  # set by the hook's rewritten line: this suite may itself run under an agent's hook
     ):
         monkeypatch.delenv(var, raising=False)
     return store

@@ -31,6 +31,8 @@ MODULES = {
     "call": "call",
     "schema": "call",
     "mcp": "mcp",
+    "hook": "hook",
+    "init": "init",
 }
 """The module of each top-level command (``wuu schema`` is in ``call.py``), in the order ``wuu --help`` lists them."""
 
@@ -51,6 +53,10 @@ def _typer_app() -> typer.Typer:
 def main() -> None:
     """Console-script entry point."""
     args = sys.argv[1:]
+    if os.environ.get("WUU_CONTINUE_AS"):  # under an agent's hook: continuations as shell commands
+        from .continuations import use_shell_continuations
+
+        use_shell_continuations()
     found = _fast(args)
     if found is None:
         _typer_app()()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import signal
 import sys
 from typing import NoReturn
@@ -68,6 +69,55 @@ def not_found_hint(target: str | list[str], result: ToolResult | None) -> str | 
     return f"wuu: after -- the arguments are the exact argv; to run {target[0]!r} as a shell line, leave out --"
 
 
+_RUN_OPTIONS = ("--timeout", "-t", "--cwd", "-C", "--budget", "-b", "--json", "--shell", "--fresh")
+
+
+def trailing_options(command: list[str], cwd: str | None) -> dict[str, object]:
+    """wuu's own options typed after a shell line (``wuu run 'git log' --budget 200``), or {} when there are none.
+
+    Only when the first word is a shell line on its own (:func:`run_target` would run it with
+    the shell) and every word after it parses as ``wuu run``'s options: ``wuu run make -j4``
+    and ``wuu run 'git log' --oneline`` keep their words.
+    """
+    if len(command) < 2 or not command[1].startswith("-"):
+        return {}
+    if not isinstance(run_target(command[:1], False, False, cwd), str):
+        return {}
+    from .params import COMMANDS
+    from .parse import parse
+
+    parsed = parse(COMMANDS[("run",)], [*command[1:], "--", command[0]])
+    if parsed is None or parsed.get("shell"):
+        return {}
+    given = {w.partition("=")[0] for w in command[1:]}
+    names = {"--timeout": "timeout", "-t": "timeout", "--cwd": "cwd", "-C": "cwd", "--budget": "budget", "-b": "budget"}
+    names |= {"--json": "as_json", "--fresh": "fresh"}
+    return {names[g]: parsed[names[g]] for g in given if g in names}
+
+
+def late_option_hint(command: list[str], status: int) -> str | None:
+    """A hint on stderr when a run failed and wuu's options came after the command (they went to it)."""
+    if status == 0 or len(command) < 2:
+        return None
+    if status == 127 and isinstance(run_target(command[:1], False, False, None), str):
+        line = shlex.join([" ".join(command)])
+        return f"wuu: {command[0]!r} was looked up as a program; give the shell line as one argument: wuu run {line}"
+    late: list[str] = []
+    words = iter(command[1:])
+    for word in words:
+        name, eq, _ = word.partition("=")
+        if name in _RUN_OPTIONS:
+            late.append(word)
+            if not eq and name not in ("--json", "--shell", "--fresh"):
+                late.append(next(words, ""))
+    if not late:
+        return None
+    return (
+        f"wuu: {' '.join(late)} came after the command and went to it; "
+        f"put wuu's options before the command: wuu run {' '.join(late)} -- {command[0]} …"
+    )
+
+
 def run_watched(
     target: str | list[str], cwd: str | None, timeout: float | None, budget: int | None, fresh: bool = False
 ) -> ToolResult:
@@ -114,7 +164,16 @@ def run(
     from ..commands.stop import Stop, on_signals, stopping
 
     exact = len(sys.argv) > len(command) and sys.argv[-len(command) - 1] == "--"
-    target = run_target(list(command), shell, exact, cwd)
+    command = list(command)
+    late = {} if exact or shell else trailing_options(command, cwd)
+    if late:  # wuu run 'git log' --budget 200: the options after a shell line are wuu's
+        command = command[:1]
+        timeout = late.get("timeout", timeout)
+        cwd = late.get("cwd", cwd)
+        budget = late.get("budget", budget)
+        as_json = late.get("as_json", as_json)
+        fresh = late.get("fresh", fresh)
+    target = run_target(command, shell, exact, cwd)
     # SIGTERM, SIGHUP and SIGINT end the command's whole tree; the view is still printed (if
     # anything listens) and the exit status is 128+N.
     with Stop() as stop, on_signals(stop), stopping(stop):
@@ -127,4 +186,5 @@ def run(
             if number is None and not isinstance(exc, BrokenPipeError):
                 raise
             _leave(128 + number if number else 1)  # as click does for a broken pipe: exit 1
-    _leave(code if result is None else exit_status(result), not_found_hint(target, result))
+    status = code if result is None else exit_status(result)
+    _leave(status, not_found_hint(target, result) or late_option_hint(command, status))

@@ -20,6 +20,7 @@ from typing import Any
 from ..core.budget import count_tokens
 from ..core.errors import StoreError
 from ..core.pattern import Pattern
+from ..core.result import call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from .blocks import key_argument, to_text
@@ -293,6 +294,11 @@ def index_line(turn: Turn, width: int, short: bool = False) -> str:
     return head + _clip(text, room)
 
 
+def _whole_turn(ref: str) -> str:
+    """The words that point to a saved turn: ``whole turn: read_saved(ref="turn-…")`` (or as a shell command)."""
+    return f"whole turn: {call_text(continuation('read_saved', ref=ref))}"
+
+
 class TurnRenderer:
     """Renders turns of one transcript; the turns a view shortened are saved when the view is final.
 
@@ -350,12 +356,12 @@ class TurnRenderer:
         data = full_turn(turn).encode("utf-8", "surrogateescape")
         ref = f"{KIND}-{hashlib.blake2b(data, digest_size=16).hexdigest()}"
         self._pending[ref] = turn
-        return f'whole turn: read_saved(ref="{ref}")'
+        return _whole_turn(ref)
 
     def resolve(self, text: str) -> str:
         """Save every turn ``text`` refers to; a turn that cannot be saved is pointed to in the transcript."""
         for key, turn in self._pending.items():
-            phrase = f'whole turn: read_saved(ref="{key}")'
+            phrase = _whole_turn(key)
             if phrase not in text:
                 continue
             try:
@@ -363,10 +369,10 @@ class TurnRenderer:
                     full_turn(turn), KIND, meta={"tool": "read_conversation", "path": self.path, "turn": turn.number}
                 )
             except StoreError as exc:
-                call = f"read_file(path={json.dumps(self.path)}, start_line={turn.line})"
+                call = call_text(continuation("read_file", path=self.path, start_line=turn.line))
                 where = f"line {turn.line} of the transcript: {call}" if turn.line else "the transcript file itself"
                 text = text.replace(phrase, f"the whole turn is at {where}; saving a copy failed: {exc.message}")
                 continue
             if ref != key:
-                text = text.replace(phrase, f'whole turn: read_saved(ref="{ref}")')
+                text = text.replace(phrase, _whole_turn(ref))
         return text

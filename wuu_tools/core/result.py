@@ -12,6 +12,7 @@ source and its revision, media kept apart from the text, and tool-specific ``met
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -19,7 +20,15 @@ from typing import Any
 from .budget import DEFAULT_BUDGET, count_tokens, tokenizer_name
 from .errors import WuuError
 
-__all__ = ["ERROR_FLOOR", "Continuation", "ToolResult", "call_text", "continuation"]
+__all__ = [
+    "ERROR_FLOOR",
+    "Continuation",
+    "ToolResult",
+    "call_text",
+    "continuation",
+    "plain_call_text",
+    "render_calls_with",
+]
 
 ERROR_FLOOR = 100
 """An error result is cut to the call's budget, but never below this many tokens."""
@@ -33,8 +42,32 @@ def continuation(tool: str, **args: Any) -> Continuation:
     return {"tool": tool, "args": {k: v for k, v in args.items() if v is not None}}
 
 
+_renderer: Callable[[Continuation], str] | None = None
+
+
+def render_calls_with(renderer: Callable[[Continuation], str] | None) -> None:
+    """Print every continuation with ``renderer`` from now on (None: as a call again).
+
+    The CLI under an agent's hook sets one that prints each continuation as the equivalent
+    ``wuu`` shell command (``wuu saved log-… --start-line 87``), which the agent can run with
+    its own shell; views count its tokens as they count the call's.
+    """
+    global _renderer
+    _renderer = renderer
+
+
 def call_text(cont: Continuation) -> str:
-    """The continuation as a call a model can copy: ``read_file(path="a.py", start_line=9)``."""
+    """The continuation as a call a model can copy: ``read_file(path="a.py", start_line=9)``.
+
+    When a renderer is set (:func:`render_calls_with`), the continuation as that renderer writes it.
+    """
+    if _renderer is not None:
+        return _renderer(cont)
+    return plain_call_text(cont)
+
+
+def plain_call_text(cont: Continuation) -> str:
+    """The continuation as a call, whatever renderer is set."""
     args = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in cont["args"].items())
     return f"{cont['tool']}({args})"
 

@@ -426,5 +426,6 @@ def _render(
         )
     if not scan.whole:
         parts = " and ".join(f"{x:,}-{y:,}" for x, y in scan.searched)
-        out.append(f"[evidence was searched in lines {parts} only; search the rest with read_saved(pattern=...)]")
+        search = call_text(continuation("read_saved", ref=ref, pattern=GREP_HINT))
+        out.append(f"[evidence was searched in lines {parts} only; search the rest with {search}]")
     return "\n".join(out), shown_r, omitted, cont
