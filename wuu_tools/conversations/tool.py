@@ -17,7 +17,7 @@ from threading import Lock
 from typing import Literal
 
 from ..core.budget import resolve_budget
-from ..core.errors import InvalidArgument, NotAFile, clip, map_os_error, quote
+from ..core.errors import InvalidArgument, NotAFile, check_revision, clip, map_os_error, quote
 from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..views.ceiling import fit_ceiling
@@ -86,8 +86,7 @@ def read_conversation(
         raise InvalidArgument(f"path must be a non-empty string, not {quote(path)}")
     if before_turn is not None and (isinstance(before_turn, bool) or not isinstance(before_turn, int)):
         raise InvalidArgument(f"before_turn must be a whole turn number, not {quote(before_turn)}")
-    if revision is not None and not isinstance(revision, str):
-        raise InvalidArgument(f"revision must be a string from an earlier result, not {quote(revision)}")
+    check_revision(revision)
     if pattern is not None and (not isinstance(pattern, str) or not pattern):
         raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
     if format is not None and format not in FORMATS:
