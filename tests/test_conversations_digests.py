@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,13 +33,20 @@ CALLS: dict[str, dict[str, Any]] = {
 
 
 def _view(name: str, call: str) -> str:
-    """The view's text and continuation, digested (the path is relative, so digests do not depend on the checkout)."""
+    """The view's text and continuation, digested.
+
+    The transcript is named relative to its folder, read from there: an absolute path would change
+    with the checkout, and with it the tokens the view's header and continuation take, and so the cut.
+    """
+    here = os.getcwd()
+    os.chdir(FIXTURES)
     try:
-        res = read_conversation(str(FIXTURES / name), **CALLS[call])
+        res = read_conversation(name, **CALLS[call])
         body = res.text + "\n" + json.dumps(res.continuation, sort_keys=True, default=str)
     except Exception as exc:  # an error's message is part of the behaviour too
         body = f"{type(exc).__name__}: {exc}"
-    body = body.replace(str(FIXTURES), "FIXTURES")
+    finally:
+        os.chdir(here)
     return hashlib.sha256(body.encode()).hexdigest()
 
 
