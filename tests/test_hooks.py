@@ -394,3 +394,9 @@ def test_allow_approves_the_rewritten_line_and_init_allow_replaces_the_entry(
     assert "replaced wuu's entry" in again
     text = (tmp_path / AGENTS[agent].project_file).read_text()
     assert f"hook {agent}" in text and "--allow" not in text
+
+
+def test_an_unknown_agent_in_a_hook_never_blocks_the_command() -> None:
+    """Exit 2 from a hook blocks the tool call in Claude Code and Gemini CLI; a misnamed agent must not."""
+    r = hook("claud", PAYLOADS["claude"].read_text())
+    assert r.returncode == 1 and "unknown agent 'claud'" in r.stderr and r.stdout == ""

@@ -27,11 +27,12 @@ judge the new line); Codex gets a rewrite only in that mode (it accepts none wit
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["AGENTS", "Agent", "Call"]
+__all__ = ["AGENTS", "Agent", "Call", "agent_named"]
 
 BYPASS = "bypassPermissions"
 
@@ -174,3 +175,12 @@ AGENTS: dict[str, Agent] = {
     )
 }
 """Every agent, by the name ``wuu hook`` and ``wuu init`` take."""
+
+
+def agent_named(name: str, exit_code: int = 2) -> Agent:
+    """The agent ``name`` (``wuu hook NAME``, ``wuu init NAME``); an unknown one ends the command with ``exit_code``."""
+    spec = AGENTS.get(name)
+    if spec is None:
+        print(f"wuu: unknown agent {name!r}; one of: {', '.join(AGENTS)}", file=sys.stderr)
+        sys.exit(exit_code)
+    return spec

@@ -38,12 +38,9 @@ def hook(
     allow: bool = Option(False, "--allow", help="Approve every rewritten line (skips the agent's own prompt)."),
 ) -> None:
     """Read an agent's pre-tool payload on stdin and reply with its shell line run through wuu run."""
-    from .agents import AGENTS
+    from .agents import agent_named
 
-    spec = AGENTS.get(agent)
-    if spec is None:
-        print(f"wuu: unknown agent {agent!r}; one of: {', '.join(AGENTS)}", file=sys.stderr)
-        sys.exit(2)
+    spec = agent_named(agent, exit_code=1)  # 2 would tell Claude Code and Gemini CLI to block the command
     reply: dict[str, object] | None = None
     try:
         payload = json.loads(sys.stdin.read() or "null")

@@ -108,12 +108,9 @@ def init(
     allow: bool = Option(False, "--allow", help="The hook approves every rewritten line (skips the agent's prompt)."),
 ) -> None:
     """Install wuu's hook in an agent's settings file (merged, idempotent); --uninstall removes it."""
-    from .agents import AGENTS
+    from .agents import agent_named
 
-    spec = AGENTS.get(agent)
-    if spec is None:
-        print(f"wuu: unknown agent {agent!r}; one of: {', '.join(AGENTS)}", file=sys.stderr)
-        sys.exit(2)
+    spec = agent_named(agent)
     path = spec.settings(global_)
     try:
         settings = _read(path)
