@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from . import Plan, rule
-from .noise import fold_noise, invocations
+from .noise import invocations, kinds_by_pattern, plan_of
 
 __all__ = ["cargo_test_rule"]
 
@@ -25,6 +25,7 @@ _BUILD = re.compile(
 _RUNNING = re.compile(r"^running \d+ tests?$")
 _OK = re.compile(r"^test \S.* \.\.\. (ok|ignored)$|^\s+PASS \[\s*[\d.]+s\] \S")
 _RESULT = re.compile(r"^test result: ")
+_KIND = kinds_by_pattern([(_BUILD, "build line"), (_RUNNING, "running line"), (_OK, "ok line")])
 
 
 def _is_cargo_test(command: str | None, lines: Sequence[str]) -> bool:
@@ -40,17 +41,4 @@ def cargo_test_rule(command: str | None, lines: Sequence[str], exit_code: int | 
     if not lines or not _is_cargo_test(command, lines):
         return None
 
-    def kind(i: int, line: str) -> str | None:
-        if _BUILD.match(line):
-            return "build line"
-        if _RUNNING.match(line):
-            return "running line"
-        if _OK.match(line):
-            return "ok line"
-        return None
-
-    folds = fold_noise(lines, kind)
-    if not folds:
-        return None
-    summary = next((line for line in reversed(lines) if _RESULT.match(line)), None)
-    return Plan("cargo test", folds, summary)
+    return plan_of("cargo test", lines, _KIND, _RESULT)

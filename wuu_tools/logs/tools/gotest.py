@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from . import Plan, rule
-from .noise import fold_noise, invocations
+from .noise import invocations, kinds_by_pattern, plan_of
 
 __all__ = ["go_test_rule"]
 
@@ -22,6 +22,15 @@ _PASS = re.compile(r"^\s*--- (PASS|SKIP): \S+ \([\d.]+s\)$")
 _OK = re.compile(r"^ok\s+\S+\s+(\(cached\)|[\d.]+s)(\s.*)?$")
 _NO_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
 _VERDICT = re.compile(r"^(ok|FAIL)\s+\S+\s+.*$|^FAIL$|^PASS$")
+_KIND = kinds_by_pattern(
+    [
+        (_RUN, "=== RUN line"),
+        (_PASS, "--- PASS line"),
+        (re.compile(r"PASS\Z"), "PASS line"),
+        (_OK, "ok line"),
+        (_NO_FILES, "no-test-files line"),
+    ]
+)
 
 
 def _is_go_test(command: str | None, lines: Sequence[str]) -> bool:
@@ -36,21 +45,4 @@ def go_test_rule(command: str | None, lines: Sequence[str], exit_code: int | Non
     if not lines or not _is_go_test(command, lines):
         return None
 
-    def kind(i: int, line: str) -> str | None:
-        if _RUN.match(line):
-            return "=== RUN line"
-        if _PASS.match(line):
-            return "--- PASS line"
-        if line == "PASS":
-            return "PASS line"
-        if _OK.match(line):
-            return "ok line"
-        if _NO_FILES.match(line):
-            return "no-test-files line"
-        return None
-
-    folds = fold_noise(lines, kind)
-    if not folds:
-        return None
-    summary = next((line for line in reversed(lines) if _VERDICT.match(line)), None)
-    return Plan("go test", folds, summary)
+    return plan_of("go test", lines, _KIND, _VERDICT)

@@ -14,13 +14,14 @@ import re
 from collections.abc import Sequence
 
 from . import Plan, rule
-from .noise import fold_noise, invocations, runs_tests
+from .noise import invocations, kinds_by_pattern, plan_of, runs_tests
 
 __all__ = ["js_test_rule"]
 
 _CHECK = re.compile(r"^\s*[✓✔√]\s\S")
 _PASS_FILE = re.compile(r"^\s*PASS\s+\S")
 _SUMMARY = re.compile(r"^\s*(Tests:\s+.*\d+ total|\d+ passing \(\S+\)|Tests\s+\d+ (passed|failed).*)\s*$")
+_KIND = kinds_by_pattern([(_CHECK, "passing test line"), (_PASS_FILE, "PASS file line")])
 _SIGNS = re.compile(r"^\s*(Tests:\s|Test Suites:\s|Test Files\s|\d+ passing \()")
 
 
@@ -39,15 +40,4 @@ def js_test_rule(command: str | None, lines: Sequence[str], exit_code: int | Non
     if not lines or not _is_js_test(command, lines):
         return None
 
-    def kind(i: int, line: str) -> str | None:
-        if _CHECK.match(line):
-            return "passing test line"
-        if _PASS_FILE.match(line):
-            return "PASS file line"
-        return None
-
-    folds = fold_noise(lines, kind)
-    if not folds:
-        return None
-    summary = next((line.strip() for line in reversed(lines) if _SUMMARY.match(line)), None)
-    return Plan("jest", folds, summary)
+    return plan_of("jest", lines, _KIND, _SUMMARY, strip=True)

@@ -18,9 +18,9 @@ import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from . import Fold
+from . import Fold, Plan
 
-__all__ = ["fold_noise", "invocations", "runs_program", "runs_tests"]
+__all__ = ["fold_noise", "invocations", "kinds_by_pattern", "plan_of", "runs_program", "runs_tests"]
 
 LONG_LINE = 60
 """A single noise line this long (characters) is folded alone; a shorter one is left as printed."""
@@ -160,3 +160,28 @@ def fold_noise(lines: Sequence[str], kind_of: Callable[[int, str], str | None], 
             pending_blanks = 0
     close()
     return folds
+
+
+def kinds_by_pattern(table: Sequence[tuple[re.Pattern[str], str]]) -> Callable[[int, str], str | None]:
+    """A ``kind_of`` for :func:`fold_noise`: the kind of the first pattern in ``table`` that matches the line."""
+
+    def kind_of(i: int, line: str) -> str | None:
+        return next((kind for pattern, kind in table if pattern.match(line)), None)
+
+    return kind_of
+
+
+def plan_of(
+    tool: str,
+    lines: Sequence[str],
+    kind_of: Callable[[int, str], str | None],
+    summary: re.Pattern[str],
+    *,
+    strip: bool = False,
+) -> Plan | None:
+    """The plan folding ``lines``' noise, its summary the last line ``summary`` matches; None when nothing folds."""
+    folds = fold_noise(lines, kind_of)
+    if not folds:
+        return None
+    last = next((line for line in reversed(lines) if summary.match(line)), None)
+    return Plan(tool, folds, last.strip() if strip and last is not None else last)
