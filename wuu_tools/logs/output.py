@@ -51,6 +51,19 @@ def choose(ref: str, exit_code: int | None, failed: bool = False) -> Shape:
         return detect(lf, exit_code, failed)
 
 
+def _printed_lines(lf: LineFile, cap: int) -> tuple[list[str], bool] | None:
+    """Every line of ``lf`` as a terminal showed it, and whether invalid UTF-8 was replaced; None past ``cap`` bytes."""
+    raws, giant = lf.read_forward(1, lf.total_lines, cap)
+    if giant or len(raws) != lf.total_lines:
+        return None
+    lines, replaced = [], False
+    for raw in raws:
+        text, bad = decode_line(raw)
+        replaced |= bad
+        lines.append(clean_terminal(text))
+    return lines, replaced
+
+
 def _whole(ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | None) -> ToolResult | None:
     """The whole output as printed (colours and redraws removed) under ``verdict``, if it fits ``budget``; else None."""
     with LineFile.open(current_store().path(ref), what=ref) as lf:
@@ -65,14 +78,10 @@ def _whole(ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | No
             return ToolResult(text=text, complete=True, source=ref, revision=ref, meta={**facts, "shown": []})
         if lf.size > min(HARD_CAP_BYTES - 2048, budget * 8):
             return None
-        raws, giant = lf.read_forward(1, total, HARD_CAP_BYTES)
-        if giant or len(raws) != total:
+        printed = _printed_lines(lf, HARD_CAP_BYTES)
+        if printed is None:
             return None
-        lines, replaced = [], False
-        for raw in raws:
-            text, bad = decode_line(raw)
-            replaced |= bad
-            lines.append(clean_terminal(text))
+        lines, replaced = printed
     if replaced:
         head += "\n[invalid UTF-8 in the output is shown as U+FFFD]"
         facts["invalid_utf8_replaced"] = True
@@ -100,15 +109,10 @@ def _planned(
         total = lf.total_lines
         if not total or lf.size > PLAN_MAX_BYTES:
             return None
-        raws, giant = lf.read_forward(1, total, PLAN_MAX_BYTES + 1)
-        if giant or len(raws) != total:
+        printed = _printed_lines(lf, PLAN_MAX_BYTES + 1)
+        if printed is None or printed[1]:  # (the whole view says how invalid UTF-8 is shown)
             return None
-        lines = []
-        for raw in raws:
-            text, bad = decode_line(raw)
-            if bad:
-                return None  # (the whole view says how invalid UTF-8 is shown)
-            lines.append(clean_terminal(text))
+        lines = printed[0]
         from .tools import plan_for
 
         command = (meta or {}).get("command")
