@@ -97,6 +97,8 @@ def test_a_recorded_payload_runs_seq_through_wuu_and_its_continuation_runs(agent
     assert f"{start}\t{start}" in more.stdout.split("\n")
     assert _SHELL_LINE.search(more.stdout) and "read_saved(" not in more.stdout
 
+    # The printed line says that it reads from any line; the agent changes the one number it names.
+    assert "# any line N: --start-line N" in line
     jump = bash(re.sub(r"--start-line \d+", "--start-line 50000", line), tmp_path)  # the same line, further on
     assert jump.returncode == 0, jump.stderr
     assert "50000\t50000" in jump.stdout.split("\n")

@@ -4,13 +4,15 @@ Under an agent's hook (``WUU_CONTINUE_AS=shell``, set by the command ``wuu hook`
 view ends with the command line that shows the next part, not with a call of a tool the agent
 does not have::
 
-    [… lines 724-99,839 omitted (571.4 KiB): wuu saved log-40c3e75f --start-line 724 --end-line 99839 …]
+    [… lines 724-99,839 omitted (571.4 KiB): wuu saved log-40c3e75f --start-line 724 --end-line 99839  # any …]
 
 Each tool maps to the ``wuu`` command that calls it (:data:`COMMANDS`: ``read_saved`` is ``wuu
 saved``, ``read_file`` is ``wuu read``, ...), each argument to that command's option; a
 continuation that does not map (an argument the command has no option for, a value no option
 spells) is printed as ``wuu call '<the call>'``, which runs any call. Every word is quoted for
-the shell (:func:`shlex.quote`), so the line runs as printed.
+the shell (:func:`shlex.quote`), so the line runs as printed. A line that reads by line number
+ends with a shell comment (:data:`HINTS`) saying that the same line reads from any line and
+searches: an agent that wants line 50,000 of the omitted middle changes one number.
 """
 
 from __future__ import annotations
@@ -82,6 +84,13 @@ COMMANDS: dict[str, tuple[str, str, dict[str, str]]] = {
 
 FLAGS = frozenset({"--raw", "--fresh", "--all"})
 
+HINTS = {
+    "read_saved": "  # any line N: --start-line N, search: --pattern RE",
+    "read_file": "  # any line N: --start-line N",
+}
+"""What a line that reads by line number adds, as a shell comment: the same line reads from any other line
+too. The comment keeps the line runnable as printed, up to the end of the view's own bracket."""
+
 
 @functools.cache
 def program() -> str:
@@ -143,9 +152,12 @@ def shell_text(cont: Continuation) -> str:
                 words += ["--", word] if word.startswith("-") else [word]
                 if not word.startswith("-"):  # the positional word right after the command reads best
                     words.insert(1, words.pop())
+    hint = ""
     if words is None:
         words = ["call", plain_call_text(cont)]
-    return " ".join([program(), *(shlex.quote(w) for w in words)])
+    elif "start_line" in cont["args"] and tool in HINTS:
+        hint = HINTS[tool]
+    return " ".join([program(), *(shlex.quote(w) for w in words)]) + hint
 
 
 def use_shell_continuations() -> bool:
