@@ -142,7 +142,7 @@ def _print(fig: dict[str, Any]) -> None:
     verb = f"saves {saved:,} tokens" if saved >= 0 else f"costs {-saved:,} tokens more"
     print(
         f"   wuu with a session {verb} ({100 * abs(saved) / max(w['recorded'], 1):.1f}% of the recorded input); "
-        f"reused words visible {100 * fig['reused_visible']:.1f}%"
+        f"reused words visible {100 * fig['reused_visible']:.1f}% of {fig['reused_words']:,}"
     )
     print()
     print("items lost (words and numbers the agent's next message used that the view does not hold):")

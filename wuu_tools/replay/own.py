@@ -118,4 +118,3 @@ def replay_runs(
         "reused_words": top["reused_words"],
         "reruns_diffed": top["reruns_diffed"],
     }
-
