@@ -1,7 +1,7 @@
 """Replay recorded agent runs: does a first view keep what the agent used next?
 
-Reads the runs in ``../shared/realdata/trajectories`` (mini-swe-agent ``.traj.json`` and Claude Code
-session JSONL; any folder or file given), finds each tool output's *items* (INDEX.md's rule: the
+Reads the runs in ``../shared/realdata/trajectories`` (mini-swe-agent ``.traj.json``, Claude Code and Codex
+JSONL; any folder or file given), finds each tool output's *items* (INDEX.md's rule: the
 words and numbers of the output that the agent's next message used and no earlier message held),
 and prints, at budgets 500, 1,000, 2,000 and 4,000, the share of items each first view keeps and of
 outputs with every item kept, with the median tokens, for ``run_command``'s first view of the
