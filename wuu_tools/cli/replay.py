@@ -167,6 +167,7 @@ def _table(header: list[str], rows: list[list[str]]) -> None:
         table = Table(*header, box=None, pad_edge=False)
         for c in table.columns[1:]:
             c.justify = "right"
+            c.no_wrap = True
         for row in rows:
             table.add_row(*row)
         Console(highlight=False).print(table)
