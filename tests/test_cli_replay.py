@@ -164,3 +164,34 @@ def test_without_rtk_it_says_so_and_goes_on(tmp_path: Path) -> None:
     assert "wuu replay: rtk not installed" in r.stderr
     fig = json.loads(r.stdout)
     assert "rtk" not in fig["whole_run"] and "rtk" not in fig["lost"] and fig["items"]["2000"]["rtk"] is None
+
+
+def test_the_progress_bar_runs_on_a_terminal_stderr_only() -> None:
+    """stderr a pseudo-terminal, stdout a pipe: the bar draws on stderr, and stdout is still the plain JSON."""
+    pty = pytest.importorskip("pty", reason="pseudo-terminals are POSIX-only")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wuu_tools.cli", "replay", *RUNS, "--json", "--budget", "500"],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        cwd=ROOT,
+        env={**os.environ, "COLUMNS": "120"},
+    )
+    os.close(slave)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the process closed its end
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    out, _ = proc.communicate(timeout=300)
+    os.close(master)
+    assert proc.returncode == 0
+    text = drawn.decode("utf-8", "replace")
+    for step in ("reading runs", "first views (no session)", "sessions, rtk"):
+        assert step in text, text[-2000:]
+    assert "\x1b[" in text  # drawn with terminal controls
+    assert json.loads(out)["runs"] == 3
