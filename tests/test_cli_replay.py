@@ -138,6 +138,22 @@ def test_a_folder_stands_for_its_runs_at_any_depth(tmp_path: Path) -> None:
     fig = json.loads(r.stdout)
     assert fig["runs"] == 3 and fig["sources"] == {"claude-code": 1, "codex": 1, "mini-swe-agent": 1}
     assert len(fig["files"]["read"]) == 3 and fig["files"]["skipped"] == []
+    # The same file named twice is read once; another run of the same name counts as a run of its own.
+    (projects / "-home-me-other").mkdir()
+    shutil.copy(CODEX, projects / "-home-me-other" / "a1b2.jsonl")
+    again = wuu(
+        str(projects),
+        str(projects / "-home-me-acme" / ".." / "-home-me-acme" / "a1b2.jsonl"),
+        "--json",
+        "--budget",
+        "500",
+    )
+    assert again.returncode == 0, again.stderr
+    both = json.loads(again.stdout)
+    one = json.loads(wuu(str(CODEX), "--json", "--budget", "500").stdout)
+    assert both["runs"] == 4 and len(both["files"]["read"]) == 4
+    assert both["whole_run"]["recorded"] == fig["whole_run"]["recorded"] + one["whole_run"]["recorded"]
+    assert both["whole_run"]["wuu"]["tokens"] == fig["whole_run"]["wuu"]["tokens"] + one["whole_run"]["wuu"]["tokens"]
     whole = wuu(str(FIXTURES))  # the fixtures' folder: three runs and the unknown file
     assert whole.returncode == 0 and whole.stdout.startswith("wuu replay: 3 runs (")
     assert "1 file skipped" in whole.stdout.splitlines()[0]

@@ -73,7 +73,7 @@ def replay(
     """Replay your agents' recorded runs: what wuu would have saved, and the items each view would have lost."""
     from ..replay.own import replay_runs
     from ..replay.rtk import rtk_available
-    from ..replay.sources import UnreadableRun, find_paths, load_run
+    from ..replay.sources import UnreadableRun, find_paths, load_run, names_apart
 
     if budget < 1:
         print("wuu replay: --budget must be at least 1", file=sys.stderr)
@@ -95,7 +95,7 @@ def replay(
             sys.exit(1)
         if not rtk_available():
             bar.note("wuu replay: rtk not installed (pip install 'wuu-tools[eval]'); its figures are left out")
-        figures = replay_runs(runs, budget, progress=bar.update)
+        figures = replay_runs(names_apart(runs), budget, progress=bar.update)
     figures["files"] = {"read": read, "skipped": skipped}
     if as_json:
         print(json.dumps(figures, indent=2))

@@ -1,7 +1,8 @@
 """Where recorded runs come from: files and folders, each file's format told from its content.
 
 A folder stands for every ``*.traj.json`` and ``*.jsonl`` under it, at any depth (so
-``~/.claude/projects`` and ``~/.codex/sessions`` can be given as they are). A file is read by what
+``~/.claude/projects`` and ``~/.codex/sessions`` can be given as they are); a file is read once however
+often it is named, and runs of the same name are told apart (the figures key runs by name). A file is read by what
 it holds, whatever its name: one JSON object with ``messages`` is a mini-swe-agent trajectory;
 JSON lines are a Codex rollout (:mod:`.codex`) when their first lines are a rollout's, a Claude Code
 session when a line is a ``user`` or ``assistant`` message. Anything else is :class:`UnreadableRun`,
@@ -18,7 +19,7 @@ from typing import Any
 from .codex import looks_like_rollout, read_rollout
 from .runs import Run, fill_items, read_claude, read_trajectory
 
-__all__ = ["UnreadableRun", "find_paths", "load_run", "load_runs"]
+__all__ = ["UnreadableRun", "find_paths", "load_run", "load_runs", "names_apart"]
 
 
 class UnreadableRun(ValueError):
@@ -34,7 +35,22 @@ def find_paths(roots: Iterable[Path]) -> list[Path]:
             paths.extend(sorted(root.rglob("*.jsonl")))
         else:
             paths.append(root)
-    return sorted(set(paths))
+    once: dict[Path, Path] = {}
+    for path in sorted(paths):  # a file given twice (on its own and in its folder) is read once
+        once.setdefault(path.resolve(), path)
+    return sorted(once.values())
+
+
+def names_apart(runs: list[Run]) -> list[Run]:
+    """``runs`` with each name told apart: a name two files share gets `` (2)``, `` (3)``… after the first."""
+    seen: dict[str, int] = {}
+    for run in runs:
+        n = seen[run.name] = seen.get(run.name, 0) + 1
+        if n > 1:
+            run.name = f"{run.name} ({n})"
+            for out in run.outputs:
+                out.run = run.name
+    return runs
 
 
 def _json_lines(text: str) -> list[tuple[int | None, dict[str, Any]]]:
@@ -96,4 +112,4 @@ def load_runs(roots: list[Path], skipped: Callable[[Path, str], None] | None = N
         except UnreadableRun as exc:
             if skipped is not None:
                 skipped(path, str(exc))
-    return runs
+    return names_apart(runs)
