@@ -14,10 +14,13 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .output import plain_output
 from .params import Argument, Option, command
+
+if TYPE_CHECKING:
+    from ..replay.runs import Run
 
 DEFAULT_BUDGET = 2000
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex", "mini-swe-agent": "mini-swe-agent"}
@@ -81,7 +84,9 @@ def replay(
     files = find_paths(Path(p) for p in paths)
     bar = _Bar()
     with bar.running():
-        runs, read, skipped = [], [], []
+        runs: list[Run] = []
+        read: list[str] = []
+        skipped: list[dict[str, str]] = []
         for n, path in enumerate(files, 1):
             try:
                 runs.append(load_run(path))
