@@ -112,7 +112,7 @@ def _print(fig: dict[str, Any]) -> None:
     sources = ", ".join(f"{n} {_NAMES.get(s, s)}" for s, n in fig["sources"].items())
     skipped = len(fig["files"]["skipped"])
     print(
-        f"wuu replay: {fig['runs']} runs ({sources}), {fig['outputs']:,} tool outputs; "
+        f"wuu replay: {fig['runs']} run{'s' * (fig['runs'] != 1)} ({sources}), {fig['outputs']:,} tool outputs; "
         f"{fig['counted']:,} count (over 500 tokens, with an item), {fig['items_total']:,} items; "
         f"budget {fig['budget']:,}" + (f"; {skipped} file{'s' * (skipped != 1)} skipped" if skipped else "")
     )
