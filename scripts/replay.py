@@ -1,7 +1,7 @@
 """Replay recorded agent runs: does a first view keep what the agent used next?
 
-Reads the runs in ``../shared/realdata/trajectories`` (mini-swe-agent ``.traj.json`` and Claude Code
-session JSONL; any folder or file given), finds each tool output's *items* (INDEX.md's rule: the
+Reads the runs in ``../shared/realdata/trajectories`` (mini-swe-agent ``.traj.json``, Claude Code and Codex
+JSONL; any folder or file given), finds each tool output's *items* (INDEX.md's rule: the
 words and numbers of the output that the agent's next message used and no earlier message held),
 and prints, at budgets 500, 1,000, 2,000 and 4,000, the share of items each first view keeps and of
 outputs with every item kept, with the median tokens, for ``run_command``'s first view of the
@@ -31,10 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wuu_tools.replay.kinds import DEFAULT_BUDGET as KINDS_BUDGET
 from wuu_tools.replay.kinds import KindRow, kind_rows, kind_scores, kinds_json
-from wuu_tools.replay.report import print_figures, session_figures
-from wuu_tools.replay.runs import Output, Run, load_runs
+from wuu_tools.replay.report import print_figures, session_figures, shaped_json
+from wuu_tools.replay.runs import Output, Run, outputs_of
 from wuu_tools.replay.score import COUNT_OVER, Score, score, whole_run
 from wuu_tools.replay.session import score_sessions
+from wuu_tools.replay.sources import load_runs
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "trajectories"
 DEV_PROJECTS = ("django/django",)
@@ -121,11 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = load_runs(roots)
     if args.dev_only:
         runs = [r for r in runs if r.project in DEV_PROJECTS]
-    outputs: list[Output] = []
-    offsets: dict[str, int] = {}
-    for run in runs:
-        offsets[run.name] = len(outputs)
-        outputs.extend(run.outputs)
+    outputs, offsets = outputs_of(runs)
     if args.kinds:
         rows = kind_rows(kind_scores(outputs, KINDS_BUDGET, workers=args.workers), outputs, DEV_PROJECTS)
         _kinds(rows, args.markdown)
@@ -163,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = session_figures(runs, outputs, scores, sessions, offsets, budgets, whole_budget, DEV_PROJECTS)
         misses += print_figures(figures, lambda header: Table(header, args.markdown))
         if args.json is not None:
-            shaped = _json(figures)
+            shaped = shaped_json(figures)
             rows = kind_rows(kind_scores(outputs, KINDS_BUDGET, workers=args.workers), outputs, DEV_PROJECTS)
             shaped["kinds"] = kinds_json(rows, KINDS_BUDGET)
             args.json.write_text(json.dumps(shaped, indent=2) + "\n", encoding="utf-8")
@@ -190,23 +187,6 @@ def _kinds(rows: list[KindRow], md: bool) -> None:
             f"{r.rtk_kept} / {r.wuu_kept} of {r.items}", ratio,
         )  # fmt: skip
     t.print()
-
-
-def _json(figures: dict) -> dict:
-    """The issue's shape: whole_run at the default budget, items by budget, reused_visible; splits beside."""
-    top = figures["all"]
-    w = top["whole_run"]
-    pick = ("ratio", "per_run_median", "per_run_max")
-    shaped = {
-        "whole_run": {
-            "recorded": w["recorded"],
-            **{k: {f: w[k][f] for f in pick} for k in ("wuu", "wuu_no_session", "rtk") if k in w},
-        },
-        "items": {b: {k: x[k] for k in ("wuu", "plain", "rtk")} for b, x in top["items"].items()},
-        "reused_visible": top["reused_visible"],
-    }
-    shaped["splits"] = {k: v for k, v in figures.items() if k != "all"}
-    return shaped
 
 
 def _summary(by_budget: dict[int, list[Score]], budgets: tuple[int, ...], md: bool) -> list[str]:

@@ -18,7 +18,8 @@ import pytest
 from wuu_tools.core.budget import count_tokens
 from wuu_tools.replay.kinds import kind_rows, kind_scores, kinds_json
 from wuu_tools.replay.rtk import rtk_available
-from wuu_tools.replay.runs import kind_of, load_runs, read_of
+from wuu_tools.replay.runs import kind_of, read_of
+from wuu_tools.replay.sources import load_runs
 from wuu_tools.replay.views import Cutter, replay_store, wuu_read, wuu_run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,9 @@ from .runs import Output, Run
 from .score import COUNT_OVER, Score, Whole, whole_run
 from .session import SessionScore
 
-__all__ = ["session_figures"]
+__all__ = ["SPLITS", "print_figures", "ratio_figures", "session_figures", "shaped_json"]
+
+SPLITS = ("all", "DEV", "HELD-OUT")
 
 TARGET_WHOLE = 0.85
 TARGET_MEDIAN = 0.95
@@ -22,7 +24,7 @@ TARGET_MAX = 1.02
 TARGET_REUSED = 0.95
 
 
-def _ratio(rows: list[Whole], pick: Callable[[Whole], int]) -> dict[str, float]:
+def ratio_figures(rows: list[Whole], pick: Callable[[Whole], int]) -> dict[str, float]:
     rec = sum(r.recorded for r in rows)
     per = sorted(pick(r) / r.recorded for r in rows if r.recorded)
     return {
@@ -42,8 +44,9 @@ def session_figures(
     budgets: tuple[int, ...],
     whole_budget: int,
     dev: tuple[str, ...],
+    splits: tuple[str, ...] = SPLITS,
 ) -> dict[str, Any]:
-    """The figures of issue 32, for all runs and per split (DEV, HELD-OUT)."""
+    """The figures of issue 32, for all runs and per split (DEV, HELD-OUT; ``splits`` names those wanted)."""
     plain = {s.index: s for s in scores if s.budget == whole_budget}
     sess = {s.index: s for s in sessions if s.budget == whole_budget}
     with_session = {
@@ -64,7 +67,7 @@ def session_figures(
         if i in sess and has_rtk
     }
     out: dict[str, Any] = {}
-    for split in ("all", "DEV", "HELD-OUT"):
+    for split in splits:
         chosen = [r for r in runs if split == "all" or (r.project in dev) == (split == "DEV")]
         if not chosen:
             continue
@@ -75,16 +78,16 @@ def session_figures(
             "whole_run": {
                 "budget": whole_budget,
                 "recorded": sum(r.recorded for r in rows_plain),
-                "wuu": _ratio(rows_sess, lambda r: r.wuu),
-                "wuu_no_recovery": _ratio(rows_sess, lambda r: r.wuu_no_recovery),
-                "wuu_no_session": _ratio(rows_plain, lambda r: r.wuu),
+                "wuu": ratio_figures(rows_sess, lambda r: r.wuu),
+                "wuu_no_recovery": ratio_figures(rows_sess, lambda r: r.wuu_no_recovery),
+                "wuu_no_session": ratio_figures(rows_plain, lambda r: r.wuu),
             },
         }
         worst = sorted(rows_sess, key=lambda r: -r.wuu / max(r.recorded, 1))[:3]
         fig["worst_runs"] = [[r.run, round(r.wuu / r.recorded, 3)] for r in worst if r.recorded]
         if rtk:
             rows_rtk = whole_run(chosen, rtk, offsets, whole_budget)
-            fig["whole_run"]["rtk"] = _ratio(rows_rtk, lambda r: r.wuu_no_recovery)
+            fig["whole_run"]["rtk"] = ratio_figures(rows_rtk, lambda r: r.wuu_no_recovery)
         names = {r.name for r in chosen}
         items: dict[str, Any] = {}
         for b in budgets:
@@ -110,6 +113,23 @@ def session_figures(
         fig["lines_named"] = sum(s.named_lines for s in part)
         out[split] = fig
     return out
+
+
+def shaped_json(figures: dict[str, Any]) -> dict[str, Any]:
+    """Issue 32's shape: whole_run at the default budget, items by budget, reused_visible; splits beside."""
+    top = figures["all"]
+    w = top["whole_run"]
+    pick = ("ratio", "per_run_median", "per_run_max")
+    shaped: dict[str, Any] = {
+        "whole_run": {
+            "recorded": w["recorded"],
+            **{k: {f: w[k][f] for f in pick} for k in ("wuu", "wuu_no_session", "rtk") if k in w},
+        },
+        "items": {b: {k: x[k] for k in ("wuu", "plain", "rtk")} for b, x in top["items"].items()},
+        "reused_visible": top["reused_visible"],
+    }
+    shaped["splits"] = {k: v for k, v in figures.items() if k != "all"}
+    return shaped
 
 
 def _raw_over(plain: dict[int, Score], index: int) -> bool:

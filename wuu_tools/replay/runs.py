@@ -1,6 +1,7 @@
 """Recorded runs of real coding agents, read into one model: messages in order, tool outputs with what came next.
 
-Two formats (``../shared/realdata/trajectories/INDEX.md`` describes both):
+The readers of two formats (``../shared/realdata/trajectories/INDEX.md`` describes both; ``codex.py`` reads
+Codex rollouts into the same model, and ``sources.py`` tells a file's format and loads it):
 
 - mini-swe-agent ``.traj.json``: OpenAI chat ``messages``; an assistant message's command is in
   ``extra.actions[].command`` (and again in ``tool_calls``); a ``tool`` message is
@@ -87,24 +88,6 @@ class Run:
     outputs: list[Output]
 
 
-def load_runs(roots: list[Path]) -> list[Run]:
-    """Every run under ``roots`` (folders or files), in a stable order."""
-    paths: list[Path] = []
-    for root in roots:
-        if root.is_file():
-            paths.append(root)
-        else:
-            paths.extend(sorted(root.rglob("*.traj.json")))
-            paths.extend(sorted(root.rglob("*.jsonl")))
-    runs = []
-    for path in sorted(set(paths)):
-        run = _mini(path) if path.name.endswith(".traj.json") else _claude(path)
-        if run is not None:
-            _items(run)
-            runs.append(run)
-    return runs
-
-
 def project_of(instance_id: str) -> str:
     """The repository of a SWE-bench instance: ``django__django-10914`` -> ``django/django``."""
     name = instance_id.rsplit("-", 1)[0]
@@ -112,7 +95,7 @@ def project_of(instance_id: str) -> str:
     return f"{owner}/{repo}" if repo else owner
 
 
-def _items(run: Run) -> None:
+def fill_items(run: Run) -> None:
     """Fill each output's next message and items (INDEX.md's rule)."""
     seen: set[str] = set()
     pending: list[Output] = []
@@ -154,10 +137,8 @@ def _mini_commands(message: dict[str, Any]) -> list[str]:
     return out
 
 
-def _mini(path: Path) -> Run | None:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or "messages" not in data:
-        return None
+def read_trajectory(path: Path, data: dict[str, Any]) -> Run:
+    """The run of a mini-swe-agent trajectory (``data``: its JSON, with ``messages``)."""
     instance = str(data.get("instance_id") or path.name.removesuffix(".traj.json"))
     name = f"{path.parent.name}/{instance}"
     run = Run(name=name, project=project_of(instance), source="mini-swe-agent", messages=[], outputs=[])
@@ -206,15 +187,14 @@ def _mini_output(run: Run, content: str, command: str) -> Output | None:
     )
 
 
-def _claude(path: Path) -> Run | None:
-    lines = []
-    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            entry = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and entry.get("type") in ("user", "assistant"):
-            lines.append(entry)
+def is_claude_entry(entry: Any) -> bool:
+    """A line of a Claude Code session that the replay reads (``type`` user or assistant)."""
+    return isinstance(entry, dict) and entry.get("type") in ("user", "assistant")
+
+
+def read_claude(path: Path, entries: list[Any]) -> Run | None:
+    """The run of a Claude Code session (``entries``: its JSON lines), or None when no line is a message."""
+    lines = [e for e in entries if is_claude_entry(e)]
     if not lines:
         return None
     run = Run(
@@ -413,6 +393,16 @@ def _numbered(path: str, lines: list[str]) -> FileRead | None:
     if first is None:
         return None
     return FileRead(path, first, first + len(out) - 1, out)
+
+
+def outputs_of(runs: list[Run]) -> tuple[list[Output], dict[str, int]]:
+    """Every output of ``runs`` in order, and where each run's outputs start among them (by run name)."""
+    outputs: list[Output] = []
+    offsets: dict[str, int] = {}
+    for run in runs:
+        offsets[run.name] = len(outputs)
+        outputs.extend(run.outputs)
+    return outputs, offsets
 
 
 def iter_outputs(runs: list[Run]) -> Iterator[Output]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,20 +101,38 @@ def counts(out: Output) -> bool:
 
 
 def score(
-    outputs: list[Output], budgets: tuple[int, ...], *, all_outputs: bool, workers: int | None = None
+    outputs: list[Output],
+    budgets: tuple[int, ...],
+    *,
+    all_outputs: bool,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Score]:
-    """Scores of the outputs that count at each budget; of every output too when ``all_outputs``."""
+    """Scores of the outputs that count at each budget; of every output too when ``all_outputs``.
+
+    ``progress(done, total)`` hears each output scored (the outputs scored so far, of how many).
+    """
     jobs = []
     for i, out in enumerate(outputs):
         counted = counts(out)
         if counted or all_outputs:
             jobs.append((i, budgets, counted))
     workers = workers or min(4, os.cpu_count() or 1)
+    scores: list[Score] = []
     if workers <= 1:
         _init(outputs)
-        return [s for job in jobs for s in _score_one(job)]
+        parts: Iterable[list[Score]] = map(_score_one, jobs)
+        for done, part in enumerate(parts, 1):
+            scores.extend(part)
+            if progress is not None:
+                progress(done, len(jobs))
+        return scores
     with ProcessPoolExecutor(workers, initializer=_init, initargs=(outputs,)) as pool:
-        return [s for part in pool.map(_score_one, jobs, chunksize=16) for s in part]
+        for done, part in enumerate(pool.map(_score_one, jobs, chunksize=16), 1):
+            scores.extend(part)
+            if progress is not None:
+                progress(done, len(jobs))
+    return scores
 
 
 @dataclass

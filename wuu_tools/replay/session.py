@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,8 @@ class SessionScore:
     rtk_tokens: int | None = None  # rtk's view (None when rtk is not installed)
     rtk_kept: int | None = None
     rtk_filter: str | None = None
+    lost: tuple[str, ...] = ()  # the items the view does not hold, sorted
+    rtk_lost: tuple[str, ...] = ()
 
 
 _RUNS: list[Run] = []
@@ -67,7 +70,7 @@ def _raw(out: Output) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def _rtk(run: Run) -> list[tuple[int, int, str | None] | None]:
+def _rtk(run: Run) -> list[tuple[int, set[str], str | None] | None]:
     """rtk's view of each output: its tokens, the items it keeps and its filter (None each without rtk)."""
     if not rtk_available():
         return [None] * len(run.outputs)
@@ -75,7 +78,7 @@ def _rtk(run: Run) -> list[tuple[int, int, str | None] | None]:
     with tempfile.TemporaryDirectory(prefix="wuu-replay-rtk-read-") as folder:
         for o in run.outputs:
             text, name = rtk_view(o, Path(folder))
-            out.append((count_tokens(text), len(o.items & tokens(text)), name))
+            out.append((count_tokens(text), o.items & tokens(text), name))
     return out
 
 
@@ -116,15 +119,25 @@ def _one_run(job: tuple[int, tuple[int, ...]]) -> list[SessionScore]:
                         rerun="rerun_of" in result.meta,
                         continuation=count_tokens(repr(cont)) if cont else 0,
                         rtk_tokens=peer[k][0] if peer[k] else None,
-                        rtk_kept=peer[k][1] if peer[k] else None,
+                        rtk_kept=len(peer[k][1]) if peer[k] else None,
                         rtk_filter=peer[k][2] if peer[k] else None,
+                        lost=tuple(sorted(out.items - have)),
+                        rtk_lost=tuple(sorted(out.items - peer[k][1])) if peer[k] else (),
                     )
                 )
     return scores
 
 
-def score_sessions(runs: list[Run], budgets: tuple[int, ...], workers: int | None = None) -> list[SessionScore]:
-    """Every output of every run, viewed through its run's session at each budget."""
+def score_sessions(
+    runs: list[Run],
+    budgets: tuple[int, ...],
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[SessionScore]:
+    """Every output of every run, viewed through its run's session at each budget.
+
+    ``progress(done, total)`` hears each run replayed (the runs done so far, of how many).
+    """
     offsets, n = [], 0
     for run in runs:
         offsets.append(n)
@@ -132,10 +145,17 @@ def score_sessions(runs: list[Run], budgets: tuple[int, ...], workers: int | Non
     jobs = [(i, budgets) for i in range(len(runs))]
     jobs.sort(key=lambda j: -len(runs[j[0]].outputs))  # the longest runs first: the pool ends together
     workers = workers or min(4, os.cpu_count() or 1)
+    parts: list[list[SessionScore]] = []
     if workers <= 1:
         _init(runs, offsets)
-        parts = [_one_run(j) for j in jobs]
+        for job in jobs:
+            parts.append(_one_run(job))
+            if progress is not None:
+                progress(len(parts), len(jobs))
     else:
         with ProcessPoolExecutor(workers, initializer=_init, initargs=(runs, offsets)) as pool:
-            parts = list(pool.map(_one_run, jobs))
+            for part in pool.map(_one_run, jobs):
+                parts.append(part)
+                if progress is not None:
+                    progress(len(parts), len(jobs))
     return sorted((s for part in parts for s in part), key=lambda s: (s.index, s.budget))
