@@ -65,7 +65,11 @@ def test_table_output_on_one_run_of_each_format() -> None:
     out = r.stdout
     assert out.startswith("wuu replay: 3 runs (1 Claude Code, 1 Codex, 1 mini-swe-agent), 6 tool outputs;")
     rows = {line.split("  ")[0]: line.split() for line in out.splitlines() if "  " in line}
-    assert {"as recorded", "wuu with a session (recovery counted)", "plain head+tail cut at 500 tokens"} <= set(rows)
+    assert {
+        "as recorded",
+        "wuu with a session (recovery counted)",
+        "plain head+tail cut at 500 tokens (recovery counted)",
+    } <= set(rows)
     assert ("rtk (its hook's rewrites)" in rows) == rtk_available()
     assert "items lost (words and numbers the agent's next message used that the view does not hold):" in out
     # The plain cut at 500 tokens drops the failure in the middle of the pytest run, in both sessions.

@@ -125,7 +125,7 @@ def _print(fig: dict[str, Any]) -> None:
         ("wuu with a session (recovery counted)", "wuu"),
         ("wuu with a session, no recovery", "wuu_no_recovery"),
         ("wuu without a session (recovery counted)", "wuu_no_session"),
-        (f"plain head+tail cut at {fig['budget']:,} tokens", "plain"),
+        (f"plain head+tail cut at {fig['budget']:,} tokens (recovery counted)", "plain"),
         ("rtk (its hook's rewrites)", "rtk"),
     ):
         if key not in w:

@@ -91,7 +91,7 @@ def replay_runs(
     plain = {s.index: s for s in scores if s.budget == budget}
     cut = _plain_cut(outputs, plain, budget)
     rows = whole_run(runs, {i: s for i, (s, _) in cut.items()}, offsets, budget)
-    whole["plain"] = ratio_figures(rows, lambda r: r.wuu_no_recovery)
+    whole["plain"] = ratio_figures(rows, lambda r: r.wuu)  # recovery counted, as for wuu
 
     sess: dict[int, SessionScore] = {s.index: s for s in sessions if s.budget == budget}
     counted = [i for i, s in plain.items() if s.items and s.raw_tokens > COUNT_OVER]
