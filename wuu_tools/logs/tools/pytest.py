@@ -5,8 +5,9 @@ Known by the command (``pytest``, ``python -m pytest``, ``py.test``, ``tox``) or
 run into one counted line: the session header (platform, rootdir, plugins, ``collected N items``),
 ``-v``'s PASSED/SKIPPED/XFAIL lines, the progress lines of dots (``tests/test_a.py .....  [ 40%]``
 and ``-q``'s bare dots), and ``-v -s``'s bare ``PASSED`` lines. Kept as printed: every line with
-an ``F`` or ``E`` in its progress, the test's own prints, the FAILURES and ERRORS blocks, the
-warnings summary, the short test summary and the closing line (the plan's summary).
+an ``F`` or ``E`` in its progress, the test's own prints, the FAILURES and ERRORS blocks (less the
+frames :mod:`.pytest_tb` folds), the warnings summary (unless deprecations only), the short test
+summary and the closing line (the plan's summary).
 """
 
 from __future__ import annotations
