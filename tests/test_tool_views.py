@@ -85,7 +85,7 @@ def test_a_failing_pytest_run_keeps_the_failure_and_folds_the_passes(tmp_path: P
     assert "test session starts" not in text and "rootdir:" not in text  # the header folded
     assert "test_many[5] PASSED" not in text  # -v's PASSED lines folded
     assert re.search(r"\[… .*(PASSED|session header|progress) line", text)
-    assert "E       AssertionError" in text and "def test_parse_header" in text  # the failure block
+    assert "E       AssertionError" in text and "test_parse_header" in text  # the failure block
     assert re.search(r"1 failed, \d+ passed", text)  # the summary line
     assert "FAILED test_widget.py::test_parse_header" in text or "-x" in flags or "-q" in flags
     if "-s" not in flags:

@@ -5,8 +5,9 @@ Known by the command (``pytest``, ``python -m pytest``, ``py.test``, ``tox``) or
 run into one counted line: the session header (platform, rootdir, plugins, ``collected N items``),
 ``-v``'s PASSED/SKIPPED/XFAIL lines, the progress lines of dots (``tests/test_a.py .....  [ 40%]``
 and ``-q``'s bare dots), and ``-v -s``'s bare ``PASSED`` lines. Kept as printed: every line with
-an ``F`` or ``E`` in its progress, the test's own prints, the FAILURES and ERRORS blocks, the
-warnings summary, the short test summary and the closing line (the plan's summary).
+an ``F`` or ``E`` in its progress, the test's own prints, the FAILURES and ERRORS blocks (less the
+frames :mod:`.pytest_tb` folds), the warnings summary (unless deprecations only), the short test
+summary and the closing line (the plan's summary).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 
 from . import Fold, Plan, rule
 from .noise import fold_noise, invocations
+from .pytest_tb import failure_folds, warnings_fold
 
 __all__ = ["pytest_rule"]
 
@@ -31,7 +33,9 @@ _VERBOSE = re.compile(
 _DOTS = re.compile(r"^(\S+\.py )?[.sx]+\s*(\[\s*\d+%\])?\s*$")
 _BARE = re.compile(r"^(PASSED|SKIPPED|XFAIL)$")
 _HEADER = re.compile(
-    r"^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |collecting |collected \d+|"
+    r"^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |"
+    r"(collecting \.\.\. ?)?collected \d+ items?( / \d+ (deselected|selected|errors?|skipped))*\s*$|"
+    r"collecting \.\.\.\s*$|"
     r"created: \d+/\d+ workers|\d+ workers \[|asyncio: |django: |hypothesis profile|Using --randomly-seed|"
     r"benchmark: |metadata: |timeout: |sensitiveurl: |Test order randomisation|anyio: |"
     r"cov: |Django settings: |celery: |required plugins)"
@@ -65,6 +69,15 @@ def _is_pytest(command: str | None, lines: Sequence[str]) -> bool:
     return any(_START.match(line) for line in lines[:200]) or any(_SUMMARY.match(line) for line in lines[-20:])
 
 
+def _merged(noise: list[Fold], failures: list[Fold], warnings: Fold | None) -> list[Fold]:
+    """The folds in line order; one that overlaps a fold before it is left out (its lines stay shown)."""
+    out: list[Fold] = []
+    for fold in sorted([*noise, *failures, *([warnings] if warnings else [])], key=lambda f: (f.start, -f.end)):
+        if not out or fold.start > out[-1].end:
+            out.append(fold)
+    return out
+
+
 @rule("pytest")
 def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -> Plan | None:
     """The plan for a pytest run, or None when the output is not pytest's (or nothing is noise)."""
@@ -75,9 +88,14 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
         if _START.match(line):
             header.add(i)
             j = i + 1
-            while j < len(lines) and j < i + 40 and _HEADER.match(lines[j]):
-                header.add(j)
-                j += 1
+            while j < len(lines) and j < i + 40:
+                k = j
+                while k < len(lines) - 1 and not lines[k].strip():
+                    k += 1  # (blank lines inside the header join it: "collecting ... ERROR …", "", "collected 0 items")
+                if not _HEADER.match(lines[k]):
+                    break
+                header.update(range(j, k + 1))
+                j = k + 1
 
     def kind(i: int, line: str) -> str | None:
         if i in header:
@@ -96,7 +114,7 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
         def kind(i: int, line: str) -> str | None:  # the tests asked for by name: their PASSED lines are the answer
             return None if _VERBOSE.match(line) else plain(i, line)
 
-    folds = [_named(f, lines) for f in fold_noise(lines, kind)]
+    folds = _merged([_named(f, lines) for f in fold_noise(lines, kind)], failure_folds(lines), warnings_fold(lines))
     if not folds:
         return None
     summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)

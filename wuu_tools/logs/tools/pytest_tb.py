@@ -1,0 +1,134 @@
+"""pytest's failure blocks and warnings summary: the frames between the test and the raise, folded.
+
+In the FAILURES and ERRORS sections, each block (``____ test_name ____``) is a traceback: the test's
+own frame first, the frame that raised last, and between them the frames it went through (pytest
+separates long frames with ``_ _ _ _`` lines; ``--tb=short`` and collection errors print each frame
+as ``path:12: in name`` and its line). Kept as printed: the block's title, the test's frame, the
+raising frame's ``>`` line, its ``E`` lines and its ``path:50: Error`` line, every line starting
+``E`` anywhere (a chained exception's), the ``During handling…`` sentences and the block's
+``Captured …`` sections (the test's own prints and logs). Folded, each into one counted line: the
+frames between (``[… 7 traceback frames: lines 20-41]``) and the raising frame's source above its
+``>`` line (``[… 12 lines of _setup: lines 44-55]``) when that frame is not the test's.
+
+The warnings summary is folded when every warning in it is a ``DeprecationWarning`` or
+``PendingDeprecationWarning`` (a library's notice, not the behaviour under test); a summary with
+any other warning is kept as printed. The closing line still counts the warnings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from . import Fold
+
+__all__ = ["failure_folds", "warnings_fold"]
+
+_RULE = re.compile(r"^=+ .+ =+$")
+_FAILURES = re.compile(r"^=+ (FAILURES|ERRORS) =+$")
+_SEPARATOR = re.compile(r"^_( _)+\s*$")
+_TITLE = re.compile(r"^_+ \S.* _+$")
+_CAPTURED = re.compile(r"^-+ Captured .+ -+$")
+_SHORT_FRAME = re.compile(r"^\S+:\d+: in \S+$")
+_LONG_FRAME = re.compile(r"^\S+:\d+: (\w+(\.\w+)*)?\s*$")  # a long frame's last line: "tests/base.py:18: "
+_KEEP = re.compile(r"^(E\s|During handling of the above exception|The above exception was the direct cause)")
+_RAISE = re.compile(r"^>")
+_DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)")
+_WARNINGS = re.compile(r"^=+ warnings summary( \(final\))? =+$")
+_CATEGORY = re.compile(r":\d+: (\w*Warning)\b")
+QUIET_WARNINGS = frozenset({"DeprecationWarning", "PendingDeprecationWarning"})
+"""The warning classes a warnings summary may be folded for (every warning in it of one of these)."""
+
+
+def _blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The traceback part of each failure block: (first, last) 0-based indexes, the title excluded."""
+    out: list[tuple[int, int]] = []
+    inside = False
+    start: int | None = None
+
+    def close(end: int) -> None:
+        nonlocal start
+        if start is not None and end >= start:
+            out.append((start, end))
+        start = None
+
+    for i, line in enumerate(lines):
+        if _RULE.match(line):
+            close(i - 1)
+            inside = bool(_FAILURES.match(line))
+        elif not inside:
+            continue
+        elif _TITLE.match(line) and not _SEPARATOR.match(line):
+            close(i - 1)
+            start = i + 1
+        elif _CAPTURED.match(line):
+            close(i - 1)
+    close(len(lines) - 1)
+    return out
+
+
+def _pieces(lines: Sequence[str], first: int, last: int) -> list[tuple[int, int]]:
+    """``first``..``last`` split at the lines always kept: the pieces of two printed lines or more."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for i in range(first, last + 2):
+        if i <= last and not _KEEP.match(lines[i]):
+            if start is None:
+                start = i
+            continue
+        if start is not None:
+            a, b = start, i - 1
+            if sum(1 for j in range(a, b + 1) if lines[j].strip()) >= 2:
+                out.append((a, b))
+        start = None
+    return out
+
+
+def _frames_label(lines: Sequence[str], a: int, b: int) -> str:
+    n = sum(1 for i in range(a, b + 1) if _SHORT_FRAME.match(lines[i]) or _LONG_FRAME.match(lines[i]))
+    return "1 traceback frame" if n == 1 else f"{n} traceback frames" if n else f"{b - a + 1} traceback lines"
+
+
+def _source_folds(lines: Sequence[str], first: int, raised: int) -> list[Fold]:
+    """The fold of a long frame's source above its ``>`` line (``raised``), named by the function it is in."""
+    name = next((m.group(1) for i in range(raised - 1, first - 1, -1) if (m := _DEF.match(lines[i]))), None)
+    what = f"lines of {name}" if name else "source lines"
+    return [Fold(a + 1, b + 1, f"{b - a + 1} {what}") for a, b in _pieces(lines, first, raised - 1)]
+
+
+def failure_folds(lines: Sequence[str]) -> list[Fold]:
+    """The folds of the failure blocks' middle frames and long frames' source, in line order."""
+    folds: list[Fold] = []
+    for first, last in _blocks(lines):
+        seps = [i for i in range(first, last + 1) if _SEPARATOR.match(lines[i])]
+        frames = [i for i in range(first, last + 1) if _SHORT_FRAME.match(lines[i])]
+        if seps:
+            middle = (seps[0], seps[-1]) if len(seps) >= 2 else None
+            chunks = [(first, seps[0] - 1), (seps[-1] + 1, last)]
+        else:
+            middle = (frames[1], frames[-1] - 1) if len(frames) >= 3 else None
+            chunks = [] if frames else [(first, last)]  # (--tb=short: no source above a line)
+        for a, b in chunks:
+            raised = next((i for i in range(a, b + 1) if _RAISE.match(lines[i])), None)
+            if raised is not None:
+                folds += _source_folds(lines, a, raised)
+        if middle is not None:
+            folds += [Fold(a + 1, b + 1, _frames_label(lines, a, b)) for a, b in _pieces(lines, *middle)]
+    return sorted(folds, key=lambda f: f.start)
+
+
+def warnings_fold(lines: Sequence[str]) -> Fold | None:
+    """The fold of a warnings summary whose warnings are all deprecations; None when there is none such."""
+    start = next((i for i, line in enumerate(lines) if _WARNINGS.match(line)), None)
+    if start is None:
+        return None
+    end = next((i - 1 for i in range(start + 1, len(lines)) if _RULE.match(lines[i])), len(lines) - 1)
+    kinds: Counter[str] = Counter()
+    for i in range(start + 1, end + 1):
+        if m := _CATEGORY.search(lines[i]):
+            kinds[m.group(1)] += 1
+    if not kinds or set(kinds) - QUIET_WARNINGS or end - start < 1:
+        return None
+    named = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in kinds.items())
+    return Fold(start + 1, end + 1, f"warnings summary of {named}")
