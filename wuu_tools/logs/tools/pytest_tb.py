@@ -7,8 +7,9 @@ as ``path:12: in name`` and its line). Kept as printed: the block's title, the t
 raising frame's ``>`` line, its ``E`` lines and its ``path:50: Error`` line, every line starting
 ``E`` anywhere (a chained exception's), the ``During handling…`` sentences and the block's
 ``Captured …`` sections (the test's own prints and logs). Folded, each into one counted line: the
-frames between (``[… 7 traceback frames: lines 20-41]``) and the raising frame's source above its
-``>`` line (``[… 12 lines of _setup: lines 44-55]``) when that frame is not the test's.
+frames between, named by where each is (``[… 2 traceback frames, at app/views.py:40, app/db.py:12:
+lines 20-41]``), and the raising frame's source above its ``>`` line but its last two lines
+(``[… 12 lines of _setup: lines 44-55]``) when that frame is not the test's and four lines or more go.
 
 The warnings summary is folded when every warning in it is a ``DeprecationWarning`` or
 ``PendingDeprecationWarning`` (a library's notice, not the behaviour under test); a summary with
@@ -32,11 +33,18 @@ _TITLE = re.compile(r"^_+ \S.* _+$")
 _CAPTURED = re.compile(r"^-+ Captured .+ -+$")
 _SHORT_FRAME = re.compile(r"^\S+:\d+: in \S+$")
 _LONG_FRAME = re.compile(r"^\S+:\d+: (\w+(\.\w+)*)?\s*$")  # a long frame's last line: "tests/base.py:18: "
+_WHERE = re.compile(r"^(\S+:\d+):(?: in \S+| (?:\w+(?:\.\w+)*)?\s*)$")  # a frame's place, either form
 _KEEP = re.compile(r"^(E\s|During handling of the above exception|The above exception was the direct cause)")
 _RAISE = re.compile(r"^>")
 _DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)")
 _WARNINGS = re.compile(r"^=+ warnings summary( \(final\))? =+$")
 _CATEGORY = re.compile(r":\d+: (\w*Warning)\b")
+NAMED_FRAMES = 6
+"""How many folded frames' places a fold's line names (the first five and the last, past that)."""
+SOURCE_KEPT = 2
+"""Lines of a raising frame's source kept above its ``>`` line: the statements that led to the raise."""
+SOURCE_FOLDED = 4
+"""A raising frame's source is folded only when at least this many lines would go (fewer save nothing)."""
 QUIET_WARNINGS = frozenset({"DeprecationWarning", "PendingDeprecationWarning"})
 """The warning classes a warnings summary may be folded for (every warning in it of one of these)."""
 
@@ -86,15 +94,28 @@ def _pieces(lines: Sequence[str], first: int, last: int) -> list[tuple[int, int]
 
 
 def _frames_label(lines: Sequence[str], a: int, b: int) -> str:
-    n = sum(1 for i in range(a, b + 1) if _SHORT_FRAME.match(lines[i]) or _LONG_FRAME.match(lines[i]))
-    return "1 traceback frame" if n == 1 else f"{n} traceback frames" if n else f"{b - a + 1} traceback lines"
+    """``2 traceback frames, at app/views.py:40, app/models.py:12``: the count and where each frame is."""
+    at = [m.group(1) for i in range(a, b + 1) if (m := _WHERE.match(lines[i]))]
+    n = len(at)
+    what = "1 traceback frame" if n == 1 else f"{n} traceback frames" if n else f"{b - a + 1} traceback lines"
+    if not at:
+        return what
+    shown = at if n <= NAMED_FRAMES else [*at[: NAMED_FRAMES - 1], "…", at[-1]]
+    return f"{what}, at {', '.join(shown)}"
+
+
+def _trimmed(lines: Sequence[str], a: int, b: int) -> tuple[int, int] | None:
+    """The piece ``a``..``b`` of a frame's source less the lines kept above its ``>`` line; None if too short."""
+    b -= SOURCE_KEPT
+    return (a, b) if sum(1 for j in range(a, b + 1) if lines[j].strip()) >= SOURCE_FOLDED else None
 
 
 def _source_folds(lines: Sequence[str], first: int, raised: int) -> list[Fold]:
     """The fold of a long frame's source above its ``>`` line (``raised``), named by the function it is in."""
     name = next((m.group(1) for i in range(raised - 1, first - 1, -1) if (m := _DEF.match(lines[i]))), None)
     what = f"lines of {name}" if name else "source lines"
-    return [Fold(a + 1, b + 1, f"{b - a + 1} {what}") for a, b in _pieces(lines, first, raised - 1)]
+    pieces = [t for a, b in _pieces(lines, first, raised - 1) if (t := _trimmed(lines, a, b)) is not None]
+    return [Fold(a + 1, b + 1, f"{b - a + 1} {what}") for a, b in pieces]
 
 
 def failure_folds(lines: Sequence[str]) -> list[Fold]:
