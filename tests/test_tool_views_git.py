@@ -87,17 +87,3 @@ def test_status_read_from_a_file_is_known_by_its_first_line(repo: Path) -> None:
 
     plan = git_rule(None, sh("git status", repo), None)
     assert plan is not None and plan.tool == "git status" and plan.folds
-
-
-def test_log_patch_folds_each_hunk_and_keeps_the_hunk_headers(repo: Path) -> None:
-    lines = sh("git log -p", repo)
-    plan, kept, folded = planned("git log -p -- .", lines)
-    assert plan.tool == "git log"
-    hashes = sh("git log --format=%H", repo)
-    assert all(f"commit {h}" in kept for h in hashes)
-    assert "    Fixed #30323 -- Fixed detecting changes" in kept  # the subjects stay
-    assert "+++ b/m2.py" in kept and "@@ -0,0 +1,3 @@" in kept  # the file and the hunk named
-    assert "+x = 2" in folded and "+x = 2" not in kept  # the hunk's lines counted
-    assert any(re.fullmatch(r"\d+ patch lines \(\+3 -0\)", f.label) for f in plan.folds), plan.folds
-    show = planned("git show HEAD", sh("git show HEAD", repo))[1]
-    assert "+x = 2" in show  # git show keeps its patch

@@ -7,9 +7,6 @@ What is folded, chosen on the recorded runs (none of these lines held a word the
   date, the subject and the body stay, as do ``--oneline`` and ``--stat`` lines, which have no noise.
 - a patch (``git show``, ``git log -p``): each file's ``diff --git`` and ``index`` header lines; the
   ``--- a/…`` / ``+++ b/…`` lines that name the file stay.
-- ``git log -p`` (a search through history, not one change read): each hunk's lines, after its
-  ``@@ … @@ def name`` line, which stays: ``[… 27 patch lines (+3 -3): lines 9-35]``. ``git show``
-  keeps its patch.
 
 The summary is git's own last line where it prints one: ``3 files changed, 26 insertions(+), 83
 deletions(-)`` or ``nothing to commit, working tree clean``.
@@ -20,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from . import Fold, Plan, rule
+from . import Plan, rule
 from .noise import fold_noise, runs_program
 
 __all__ = ["git_rule"]
@@ -45,38 +42,6 @@ def _log_kind(_: int, line: str) -> str | None:
     if _DIFF_HEAD.match(line):
         return "diff header line"
     return None
-
-
-_HUNK = re.compile(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@")
-_PATCH_LINE = re.compile(r"^([ +\\-]|$)")
-_PATCH_FLAGS = ("-p", "-u", "--patch")
-
-
-def _log_patch_kinds(lines: Sequence[str]) -> dict[int, str]:
-    """The kinds of ``git log -p``'s lines: a hunk's lines as ``patch line``, besides :func:`_log_kind`'s."""
-    kinds: dict[int, str] = {}
-    in_hunk = False
-    for i, line in enumerate(lines):
-        if _HUNK.match(line):
-            in_hunk = True
-        elif in_hunk and _PATCH_LINE.match(line) and not line.startswith(("--- a/", "--- /dev/null")):
-            kinds[i] = "patch line"
-            continue
-        else:
-            in_hunk = False
-        if kind := _log_kind(i, line):
-            kinds[i] = kind
-    return kinds
-
-
-def _counted(fold: Fold, lines: Sequence[str]) -> Fold:
-    """A fold of patch lines, its label counting the lines added and removed."""
-    if "patch line" not in fold.label:
-        return fold
-    body = lines[fold.start - 1 : fold.end]
-    added = sum(1 for line in body if line.startswith("+"))
-    removed = sum(1 for line in body if line.startswith("-"))
-    return Fold(fold.start, fold.end, f"{fold.end - fold.start + 1} patch lines (+{added} -{removed})")
 
 
 def _summary(lines: Sequence[str]) -> str | None:
@@ -107,8 +72,4 @@ def git_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -
     if sub == "diff" and "--stat" not in rest and "--shortstat" not in rest:
         return None  # a patch is the agent's reading: another view's
     tool = "git diff --stat" if sub == "diff" else f"git {sub}"
-    if sub == "log" and any(a in _PATCH_FLAGS for a in rest[1:]):
-        kinds = _log_patch_kinds(lines)
-        folds = fold_noise(lines, lambda i, _: kinds.get(i), min_run=1)
-        return Plan(tool, [_counted(f, lines) for f in folds], _summary(lines))
     return Plan(tool, fold_noise(lines, _log_kind, min_run=1), _summary(lines))
