@@ -270,3 +270,14 @@ def test_a_large_log_is_estimated_from_windows_and_says_so(tmp_path: Path) -> No
     exact = count_tokens(subprocess.run(["seq", "1", "300000"], capture_output=True, text=True).stdout)
     assert cmd["raw_estimated"] is True
     assert abs(cmd["raw_tokens"] - exact) <= 0.1 * exact
+
+
+def test_a_session_name_with_controls_and_a_bad_byte_prints_safely() -> None:
+    session = os.fsdecode(b"s\xff\x1b[31m")  # as a process reads such a WUU_SESSION: a lone surrogate
+    env = _env(WUU_SESSION=session)
+    assert wuu("run", "seq 1 3", env=env).returncode == 0
+    table = subprocess.run([str(WUU), "gain"], capture_output=True, env=env, timeout=60)
+    assert table.returncode == 0 and b"\x1b" not in table.stdout
+    assert "session s\\udcff␛[31m (from WUU_SESSION)" in table.stdout.decode().split("\n")[0]
+    summary = json.loads(subprocess.run([str(WUU), "gain", "--json"], capture_output=True, env=env).stdout)
+    assert summary["scope"]["session"] == session and summary["commands"][0]["session"] == session

@@ -216,13 +216,18 @@ def _title(scope: dict[str, Any]) -> str:
     return " · ".join(parts) + why
 
 
+def _printable(text: str) -> str:
+    """``text`` with any lone surrogate (a command line's undecodable byte) as its ``\\udcff`` escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _render(summary: dict[str, Any], ledger: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from .output import plain_output
+    from .output import for_terminal, plain_output
 
-    title = f"wuu gain · {_title(summary['scope'])}"
+    title = for_terminal(_printable(f"wuu gain · {_title(summary['scope'])}"))
     console = Console(highlight=False, width=None if not plain_output() else 120)
     if not summary["kinds"]:
         console.print(f"{title}: no commands or reads recorded in {ledger}", markup=False)
@@ -242,7 +247,7 @@ def _render(summary: dict[str, Any], ledger: str) -> None:
         footer = "total" if key == "total" else f"{total[key]:,}"
         table.add_column(header, footer=footer, justify=justify)  # type: ignore[arg-type]
     for row in summary["kinds"]:
-        table.add_row(row["kind"], *(f"{row[key]:,}" for _, key, _ in columns[1:]))
+        table.add_row(for_terminal(_printable(row["kind"])), *(f"{row[key]:,}" for _, key, _ in columns[1:]))
     console.print(table)
     if total["raw_tokens"]:
         share = 100 * total["net_saved"] / total["raw_tokens"]
@@ -271,6 +276,6 @@ def gain(
     summary = summarize(list(read_records(root)), scope)
     summary["ledger"] = str(ledger_path(root))
     if as_json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2), flush=True)
+        print(_printable(json.dumps(summary, ensure_ascii=False, indent=2)), flush=True)
         return
     _render(summary, summary["ledger"])

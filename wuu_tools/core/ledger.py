@@ -93,7 +93,7 @@ def record_base(kind: str, session: str | None = None, now: float | None = None)
 
 def _line(record: dict[str, Any]) -> bytes:
     """``record`` as one JSON line under :data:`MAX_RECORD_BYTES` (long strings clipped, then dropped)."""
-    data = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8", "surrogateescape")
+    data = (json.dumps(record, sort_keys=True) + "\n").encode("ascii")
     if len(data) <= MAX_RECORD_BYTES:
         return data
     clipped = dict(record)
@@ -103,7 +103,7 @@ def _line(record: dict[str, Any]) -> bytes:
         if len(text) > 200:
             clipped[key] = text[:200] + "…"
             clipped["clipped"] = True
-    data = (json.dumps(clipped, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8", "surrogateescape")
+    data = (json.dumps(clipped, sort_keys=True) + "\n").encode("ascii")
     if len(data) > MAX_RECORD_BYTES:
         raise ValueError(f"a ledger record of {len(data)} bytes is over {MAX_RECORD_BYTES}")
     return data
