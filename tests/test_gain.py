@@ -281,3 +281,13 @@ def test_a_session_name_with_controls_and_a_bad_byte_prints_safely() -> None:
     assert "session s\\udcff␛[31m (from WUU_SESSION)" in table.stdout.decode().split("\n")[0]
     summary = json.loads(subprocess.run([str(WUU), "gain", "--json"], capture_output=True, env=env).stdout)
     assert summary["scope"]["session"] == session and summary["commands"][0]["session"] == session
+
+
+def test_the_kind_is_the_view_by_tool_that_knows_the_output_else_the_program(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    env = _env(WUU_SESSION="kinds")
+    for line in ("git status", "cd . && git status --short", "seq 1 5", "FOO=1 env seq 1 3"):
+        assert wuu("run", "--cwd", str(tmp_path), line, env=env).returncode == 0
+    kinds = [c["kind"] for c in gain_json("--session", "kinds")["commands"]]
+    assert kinds[0] == "git status"  # a clean tree: nothing folded, but the view by tool knows it
+    assert kinds[2:] == ["seq", "seq"]

@@ -8,9 +8,9 @@ one-line note on stderr at most). ``wuu gain`` sums the records of a session, a 
 command kind: commands, raw tokens, printed tokens, recovery reads and their tokens, and the net
 saving (raw − printed − recovery). Its JSON shape is in ``docs/gain.md``.
 
-A command's *kind* is the view by tool's name for its output when one folded it (``pytest``,
-``git log``, ``pip install``: :mod:`wuu_tools.logs.tools`), else the program the line runs, as that
-module reads a line (``seq``, ``grep``, ``make``).
+A command's *kind* is the name of the view by tool (:mod:`wuu_tools.logs.tools`) that folded its
+output, or that knows its first 64 KiB when none folded it (``pytest``, ``git log``, ``pip install``);
+else the program the line runs, as that module reads a line (``seq``, ``grep``, ``make``).
 """
 
 from __future__ import annotations
@@ -30,8 +30,12 @@ UNKNOWN = "(no command)"
 _SHELL_STEPS = {"cd", "pushd", "popd", "true", ":"}
 
 
-def command_kind(command: str | list[str] | None, meta: dict[str, Any]) -> str:
-    """The kind of a command: the view by tool that folded its output, else the program it runs."""
+KIND_SAMPLE_BYTES = 64 << 10
+"""The head of a log the views by tool are shown to name its kind, when none folded the output."""
+
+
+def command_kind(command: str | list[str] | None, meta: dict[str, Any], log: Any = None) -> str:
+    """The kind of a command: the view by tool that folded its output or knows its head, else the program it runs."""
     if meta.get("view_by_tool") and isinstance(meta.get("view"), str):
         return str(meta["view"])
     if isinstance(command, list):
@@ -40,6 +44,19 @@ def command_kind(command: str | list[str] | None, meta: dict[str, Any]) -> str:
         command = shlex.join(command)
     if not command:
         return "?"
+    if log is not None:
+        from ..core.text import clean_terminal
+        from ..logs.tools import plan_for
+
+        with open(log, "rb") as fh:
+            head = fh.read(KIND_SAMPLE_BYTES)
+        lines = head.decode("utf-8", "replace").split("\n")
+        if len(head) == KIND_SAMPLE_BYTES or lines[-1] == "":
+            lines.pop()  # a partial last line, or the empty string after the last newline
+        exit_code = meta.get("exit_code") if isinstance(meta.get("exit_code"), int) else None
+        plan = plan_for(command, [clean_terminal(line) for line in lines], exit_code)
+        if plan is not None:
+            return plan.tool
     from ..logs.tools.noise import invocations
 
     programs = [words[0] for words in invocations(command) if words[0] not in _SHELL_STEPS]
@@ -87,7 +104,7 @@ def note_run(result: ToolResult | None) -> None:
         record.update(
             log=_full_ref(result.source),
             command=cmd if isinstance(cmd, str) else " ".join(map(str, cmd or [])),
-            kind=command_kind(cmd, meta),
+            kind=command_kind(cmd, meta, path),
             view=meta.get("view"),
             exit_code=meta.get("exit_code"),
             raw_bytes=path.stat().st_size + dropped,
