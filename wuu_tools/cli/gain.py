@@ -15,6 +15,7 @@ else the program the line runs, as that module reads a line (``seq``, ``grep``, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -78,12 +79,19 @@ def _full_ref(ref: str) -> str:
         return ref
 
 
+def _note(problem: str) -> None:
+    """The one line on stderr a ledger that could not be written costs (nothing, if stderr is gone)."""
+    line = " ".join(problem.split())[:300]
+    with contextlib.suppress(Exception):
+        print(f"wuu: the gain ledger was not written ({line})", file=sys.stderr, flush=True)
+
+
 def _append(record: dict[str, Any]) -> None:
     from ..core.ledger import append
 
     problem = append(_store_root(), record)
     if problem is not None:
-        print(f"wuu: the gain ledger was not written ({problem})", file=sys.stderr, flush=True)
+        _note(problem)
 
 
 def note_run(result: ToolResult | None) -> None:
@@ -113,7 +121,7 @@ def note_run(result: ToolResult | None) -> None:
             printed_tokens=result.tokens,
         )
     except Exception as exc:  # the ledger never fails the command
-        print(f"wuu: the gain ledger was not written ({type(exc).__name__}: {exc})", file=sys.stderr, flush=True)
+        _note(f"{type(exc).__name__}: {exc}")
         return
     _append(record)
 
@@ -130,7 +138,7 @@ def note_read(result: ToolResult | None, tool: str, args: dict[str, Any]) -> Non
         kept = {k: v for k, v in args.items() if k != "ref" and v not in (None, False)}
         record.update(log=_full_ref(ref), tool=tool, args=kept, printed_tokens=result.tokens)
     except Exception as exc:
-        print(f"wuu: the gain ledger was not written ({type(exc).__name__}: {exc})", file=sys.stderr, flush=True)
+        _note(f"{type(exc).__name__}: {exc}")
         return
     _append(record)
 
