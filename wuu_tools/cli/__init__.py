@@ -33,6 +33,7 @@ MODULES = {
     "mcp": "mcp",
     "hook": "hook",
     "init": "init",
+    "gain": "gain",
     "replay": "replay",
 }
 """The module of each top-level command (``wuu schema`` is in ``call.py``), in the order ``wuu --help`` lists them."""

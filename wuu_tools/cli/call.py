@@ -109,6 +109,10 @@ def call(
             sys.exit(code)
         fail(result.text.removeprefix("error: "), code)
     emit(result, as_json)
+    if tool == "read_saved":  # a continuation pasted: a recovery read for wuu gain
+        from .gain import note_read
+
+        note_read(result, tool, args)
 
 
 @command("schema")

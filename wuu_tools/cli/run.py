@@ -186,5 +186,8 @@ def run(
             if number is None and not isinstance(exc, BrokenPipeError):
                 raise
             _leave(128 + number if number else 1)  # as click does for a broken pipe: exit 1
+    from .gain import note_run
+
+    note_run(result)  # after the view is out; never changes it or the status
     status = code if result is None else exit_status(result)
     _leave(status, not_found_hint(target, result) or late_option_hint(command, status))

@@ -40,6 +40,10 @@ def saved(
         ),
         as_json,
     )
+    from .gain import note_read
+
+    args = {"ref": ref, "start_line": start_line, "end_line": end_line, "pattern": pattern, "raw": raw}
+    note_read(result, "read_saved", args)
     if result is None:  # a search that could not run is an error (2), as for grep
         sys.exit(2 if pattern is not None else code)
     if pattern is not None and not result.meta.get("matches"):
