@@ -18,6 +18,7 @@ from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_count, fit_prefix
 from ..core.text import plural, ranges
 from .model import Conversation, Turn
 from .render import TurnRenderer, index_line
+from .turninfo import TurnInfo, infos_of
 
 __all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "one_line"]
 
@@ -27,17 +28,18 @@ BYTE_ROOM = HARD_CAP_BYTES - 4096
 
 def _first_request(conv: Conversation) -> tuple[Turn | None, str]:
     """The turn the task comes from, and how to label it when it is not a human request."""
-    for turn in conv.turns:
-        if turn.is_human:
+    infos = infos_of(conv)
+    for info in infos:
+        if info.is_human:
             label = "request from the parent agent" if conv.facts.get("sub_agent") else "first request"
-            return turn, label
+            return conv.turns[info.number - 1], label
     for kind, label in (("sub-agent", "sub-agent prompt"), ("compaction", "compaction summary")):
-        for turn in conv.turns:
-            if turn.role == "user" and turn.kind == kind and turn.text.strip():
-                return turn, f"no human request in this transcript; {label}"
-    for turn in conv.turns:
-        if turn.role == "assistant" and turn.text.strip():
-            return turn, "no request in this transcript; the agent's first message"
+        for info in infos:
+            if info.role == "user" and info.kind == kind and info.text:
+                return conv.turns[info.number - 1], f"no human request in this transcript; {label}"
+    for info in infos:
+        if info.role == "assistant" and info.text:
+            return conv.turns[info.number - 1], "no request in this transcript; the agent's first message"
     return None, ""
 
 
@@ -62,7 +64,7 @@ def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) 
         what = "instructions" if keep == rest else "request"
         lines.append(f"… (the {what} continue: {plural(len(body) - keep, 'more line')}; {r.whole(first)})")
     anchors = [first.number]
-    later = [t for t in conv.turns if t.is_human and first.number < t.number < before]
+    later = [t for t in infos_of(conv) if t.is_human and first.number < t.number < before]
     if later:
         entries = [f"turn {t.number}: " + one_line(t.text, 200) for t in later]
         fit = _fit_lines(entries[::-1], max(30, budget * 12 // 100), BYTE_ROOM // 6)
@@ -99,26 +101,41 @@ def _ranges_text(numbers: list[int]) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ranges(numbers))
 
 
-def index_lines(turns: Sequence[Turn], upto: int, cap: int, width: int) -> tuple[list[str], list[int]]:
+def index_lines(infos: Sequence[TurnInfo], upto: int, cap: int, width: int) -> tuple[list[str], list[int]]:
     """Index lines for turns ``1 .. upto``, newest kept first; the oldest summarised in one line if needed.
 
     When the full lines do not all fit, shorter ones (calls only, no quoted text) are tried first.
+    Lines are made newest first and only as far as they fit, so a long transcript costs what its index shows.
     """
     if upto < 1 or cap < 20:
         return [], []
     title = f"[turns 1–{upto} in short: one line each (✗ = failed tool call)]"
     room = cap - count_tokens(title) - 1
     for short in (False, True):
-        lines = [index_line(t, width, short) for t in turns[:upto]]
-        keep = _fit_lines(lines[::-1], room, BYTE_ROOM // 3)
-        if keep == len(lines):
-            return [title, *lines], [t.number for t in turns[:upto]]
-    summary = _summary(turns[:upto], width)  # the longest it can be: every tool name counted
+        fitted = _fit_newest(infos, upto, width, short, room)
+        if len(fitted) == upto:
+            return [title, *fitted[::-1]], [t.number for t in infos[:upto]]
+    summary = _summary(infos[:upto], width)  # the longest it can be: every tool name counted
     if count_tokens(summary) + 1 > room:
         return [], []
-    keep = _fit_lines(lines[::-1], room - count_tokens(summary) - 1, BYTE_ROOM // 3)
-    shown = turns[upto - keep : upto]
-    return [title, _summary(turns[: upto - keep], width), *lines[upto - keep :]], [t.number for t in shown]
+    fitted = _fit_newest(infos, upto, width, True, room - count_tokens(summary) - 1)
+    keep = len(fitted)
+    shown = infos[upto - keep : upto]
+    return [title, _summary(infos[: upto - keep], width), *fitted[::-1]], [t.number for t in shown]
+
+
+def _fit_newest(infos: Sequence[TurnInfo], upto: int, width: int, short: bool, cap: int) -> list[str]:
+    """The index lines of turns ``upto, upto-1, …`` that fit ``cap`` tokens (and a third of the bytes)."""
+    out: list[str] = []
+    used = used_b = 0
+    for n in range(upto - 1, -1, -1):
+        line = index_line(infos[n], width, short)
+        used += count_tokens(line) + 1
+        used_b += len(line.encode("utf-8", "replace")) + 1
+        if used > cap or used_b > BYTE_ROOM // 3:
+            break
+        out.append(line)
+    return out
 
 
 def _fit_lines(lines: Sequence[str], cap: int, byte_cap: int) -> int:
@@ -132,7 +149,7 @@ def _fit_lines(lines: Sequence[str], cap: int, byte_cap: int) -> int:
     return len(lines)
 
 
-def _summary(turns: Sequence[Turn], width: int) -> str:
+def _summary(turns: Sequence[TurnInfo], width: int) -> str:
     roles = Counter(t.role for t in turns)
     tools = Counter(c.name for t in turns for c in t.calls)
     failed = sum(t.errors for t in turns)

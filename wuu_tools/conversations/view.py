@@ -25,6 +25,7 @@ from ..core.text import human_size, plural, ranges, thousands
 from .model import Conversation, Turn
 from .outline import BYTE_ROOM, anchor_lines, index_lines
 from .render import COMPACT, LEVELS, NORMAL, TINY, Level, TurnRenderer, hit_lines, turn_label
+from .turninfo import infos_of
 
 __all__ = ["Frame", "first_view", "older_view", "pattern_view"]
 
@@ -117,7 +118,7 @@ def _footer_reserve(frame: Frame, before: int) -> int:
 
 def _header(conv: Conversation, frame: Frame, tail: str | None = None) -> str:
     parts = [f"conversation: {conv.format}", plural(len(conv.turns), "turn")]
-    stamps = [t.timestamp for t in conv.turns if t.timestamp]
+    stamps = [t.timestamp for t in infos_of(conv) if t.timestamp]
     if stamps:
         first, last = min(stamps), max(stamps)
         parts.append(f"{first} → {last[11:] if last[:10] == first[:10] else last} UTC" if last != first else first)
@@ -172,11 +173,9 @@ def _result(
     if frame.changed_from is not None:
         info["revision_changed"] = {"from": frame.changed_from, "to": frame.revision}
     info.update(meta)
-    shown_set = set(shown)
     attachments = tuple(
         {**a, "turn": t.number}
-        for t in conv.turns
-        if t.number in shown_set
+        for t in (conv.turns[n - 1] for n in sorted(set(shown)))
         for a in [*t.attachments, *(x for c in t.calls if c.output for x in c.output.attachments)]
     )
     return ToolResult(
@@ -203,7 +202,7 @@ def first_view(conv: Conversation, frame: Frame, r: TurnRenderer) -> ToolResult:
     room = frame.budget - lead_tok
     everything = _pick(turns, total, room, BYTE_ROOM, r, (NORMAL, COMPACT))
     if everything.turns[0].number == 1:
-        anchors = [t.number for t in turns if t.is_human]
+        anchors = [t.number for t in infos_of(conv) if t.is_human]
         return _result(
             [*lead, *everything.texts],
             frame,
@@ -225,7 +224,7 @@ def first_view(conv: Conversation, frame: Frame, r: TurnRenderer) -> ToolResult:
         footer = [f"[older turns 1–{start - 1} in full: {call_text(cont)}]"] if cont is not None else []
         anchor, anchors = anchor_lines(conv, r, frame.budget, start)
         fixed = count_tokens("\n".join([*anchor, title, *footer])) + 3
-        index, indexed = index_lines(turns, start - 1, room - fixed - recent.tokens, width)
+        index, indexed = index_lines(infos_of(conv), start - 1, room - fixed - recent.tokens, width)
         spare = room - fixed - recent.tokens - (count_tokens("\n".join(index)) + 1 if index else 0)
         if start == 1 or spare < frame.budget // 10 or len(indexed) < start - 1:
             break
