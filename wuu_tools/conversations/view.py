@@ -22,6 +22,7 @@ from ..core.errors import InvalidArgument
 from ..core.pattern import Pattern, compile_pattern
 from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.text import human_size, plural, ranges, thousands
+from .lazy import LazyTurns
 from .model import Conversation, Turn
 from .outline import BYTE_ROOM, anchor_lines, index_lines
 from .render import COMPACT, LEVELS, NORMAL, TINY, Level, TurnRenderer, hit_lines, turn_label
@@ -276,7 +277,9 @@ def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | N
     shown: list[int] = []
     used = 0
     cont = None
-    for n in range(hi, 0, -1):
+    cands = conv.turns.candidates(pattern) if isinstance(conv.turns, LazyTurns) else None
+    numbers = list(range(1, total + 1)) if cands is None else cands  # only these turns can match
+    for n in reversed([m for m in numbers if m <= hi]):
         turn = conv.turns[n - 1]
         block = _hit_block(turn, rx)
         if block is None:
@@ -289,7 +292,7 @@ def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | N
                 blocks.append(block[:keep] + "…")
                 shown.append(n)
                 nxt = n
-            if any(hit_lines(t, rx, 0)[1] for t in conv.turns[: nxt - 1]):
+            if any(hit_lines(conv.turns[m - 1], rx, 0)[1] for m in reversed([m for m in numbers if m < nxt])):
                 cont = frame.cont(nxt)
             break
         blocks.append(block)
