@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_count, fit_prefix
 from ..core.text import plural, ranges
@@ -20,7 +20,7 @@ from .model import Conversation, Turn
 from .render import TurnRenderer, index_line
 from .turninfo import TurnInfo, infos_of
 
-__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "one_line"]
+__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "instruction_lines", "one_line"]
 
 BYTE_ROOM = HARD_CAP_BYTES - 4096
 """Bytes a view's body may use: the hard cap less room for its header and closing line."""
@@ -43,8 +43,14 @@ def _first_request(conv: Conversation) -> tuple[Turn | None, str]:
     return None, ""
 
 
-def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) -> tuple[list[str], list[int]]:
-    """The anchor lines (first request, then later instructions before turn ``before``) and their turns."""
+def anchor_lines(
+    conv: Conversation, r: TurnRenderer, budget: int, before: int, listing: Callable[[int], str] | None = None
+) -> tuple[list[str], list[int]]:
+    """The anchor lines (first request, then later instructions before turn ``before``) and their turns.
+
+    Instructions that do not fit are named by their turn numbers, or when those take more than
+    :data:`LISTED_RANGES` ranges, counted, with ``listing(before)``: the call that lists them all.
+    """
     first, label = _first_request(conv)
     if first is None:
         return [], []
@@ -66,16 +72,40 @@ def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) 
     anchors = [first.number]
     later = [t for t in infos_of(conv) if t.is_human and first.number < t.number < before]
     if later:
-        entries = [f"turn {t.number}: " + one_line(t.text, 200) for t in later]
-        fit = _fit_lines(entries[::-1], max(30, budget * 12 // 100), BYTE_ROOM // 6)
-        shown = later[len(later) - fit :] if fit else []
+        entries = instruction_lines(later, max(30, budget * 12 // 100), BYTE_ROOM // 6)
+        shown = later[len(later) - len(entries) :] if entries else []
         lines.append("[later instructions from the user]")
         if len(shown) < len(later):
             skipped = [t.number for t in later[: len(later) - len(shown)]]
-            lines.append(f"(+{len(skipped)} earlier: turns {_ranges_text(skipped)})")
-        lines.extend(entries[len(later) - len(shown) :])
+            lines.append(_skipped_text(skipped, listing, shown[0].number if shown else before))
+        lines.extend(entries)
         anchors.extend(t.number for t in shown)
     return lines, anchors
+
+
+LISTED_RANGES = 8
+"""A list of turns longer than this many ranges is shown as a count and its first and last turn."""
+
+
+def _skipped_text(skipped: list[int], listing: Callable[[int], str] | None, upto: int) -> str:
+    spans = ranges(skipped)
+    if len(spans) <= LISTED_RANGES or listing is None:
+        return f"(+{len(skipped)} earlier: turns {_ranges_text(skipped)})"
+    return f"(+{len(skipped)} earlier, turns {skipped[0]}–{skipped[-1]}; all of them: {listing(upto)})"
+
+
+def instruction_lines(later: Sequence[TurnInfo], cap: int, byte_cap: int) -> list[str]:
+    """One line per human instruction, the latest that fit ``cap`` tokens and ``byte_cap`` bytes, in order."""
+    out: list[str] = []
+    used = used_b = 0
+    for t in reversed(later):
+        line = f"turn {t.number}: " + one_line(t.text, 200)
+        used += count_tokens(line) + 1
+        used_b += len(line.encode("utf-8", "replace")) + 1
+        if used > cap or used_b > byte_cap:
+            break
+        out.append(line)
+    return out[::-1]
 
 
 _TASK_END = re.compile(r"^\s*</(pr_description|issue|issue_description|task|problem_statement)>\s*$")
@@ -136,17 +166,6 @@ def _fit_newest(infos: Sequence[TurnInfo], upto: int, width: int, short: bool, c
             break
         out.append(line)
     return out
-
-
-def _fit_lines(lines: Sequence[str], cap: int, byte_cap: int) -> int:
-    """How many leading ``lines`` fit ``cap`` tokens and ``byte_cap`` bytes (short lines, counted one by one)."""
-    used = used_b = 0
-    for n, line in enumerate(lines):
-        used += count_tokens(line) + 1
-        used_b += len(line.encode("utf-8", "replace")) + 1
-        if used > cap or used_b > byte_cap:
-            return n
-    return len(lines)
 
 
 def _summary(turns: Sequence[TurnInfo], width: int) -> str:

@@ -26,7 +26,7 @@ from .lazy import lazy_conversation
 from .model import Conversation
 from .render import TurnRenderer
 from .turnindex import HASH_SPAN, NotIndexed, index_session
-from .view import Frame, first_view, older_view, pattern_view
+from .view import Frame, first_view, instructions_view, older_view, pattern_view
 
 __all__ = ["FormatName", "read_conversation"]
 
@@ -69,6 +69,7 @@ def read_conversation(
     budget: int | None = None,
     pattern: str | None = None,
     format: FormatName | None = None,
+    instructions: bool = False,
 ) -> ToolResult:
     """Read an agent conversation transcript: the task, the latest turns, and an index of the rest.
 
@@ -91,6 +92,8 @@ def read_conversation(
         format: Force a reader instead of detecting one: claude-code, codex, openai-chat,
             openai-responses, anthropic-messages, openhands, gemini-cli, gemini-session,
             gemini-contents, anthropic-agent, markdown-chat or aider.
+        instructions: List every human instruction (before ``before_turn``) in one line each, the
+            call the first view names when it has more of them than it can show.
 
     Returns:
         The view as a ToolResult; ``meta`` has total_turns, shown_turns and anchor_turns.
@@ -100,6 +103,10 @@ def read_conversation(
     if before_turn is not None and (isinstance(before_turn, bool) or not isinstance(before_turn, int)):
         raise InvalidArgument(f"before_turn must be a whole turn number, not {quote(before_turn)}")
     check_revision(revision)
+    if not isinstance(instructions, bool):
+        raise InvalidArgument(f"instructions must be true or false, not {quote(instructions)}")
+    if instructions and pattern is not None:
+        raise InvalidArgument("instructions and pattern cannot be combined: list the instructions, or search")
     if pattern is not None and (not isinstance(pattern, str) or not pattern):
         raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
     if format is not None and format not in FORMATS:
@@ -119,6 +126,8 @@ def read_conversation(
         frame = _frame(inner)
         if pattern is not None:
             return pattern_view(conv, frame, pattern, before_turn)
+        if instructions:
+            return instructions_view(conv, frame, before_turn)
         if before_turn is not None:
             return older_view(conv, frame, TurnRenderer(arg_path(path)), before_turn)
         return first_view(conv, frame, TurnRenderer(arg_path(path)))
@@ -134,6 +143,7 @@ def read_conversation(
             pattern=pattern,
             notes=notes,
             changed_from=revision if notes else None,
+            instructions=instructions,
         )
 
     return fit_ceiling(view, resolved)
