@@ -159,16 +159,17 @@ class LazyTurns(Sequence[Turn]):
 
 
 def _info(n: int, e: list[Any], kind: str) -> TurnInfo:
+    calls = e[CALLS]
     return TurnInfo(
-        number=n,
-        role=e[ROLE],
-        kind=kind,
-        timestamp=e[TS],
-        text=e[TEXT],
-        thinking=e[THINK],
-        calls=tuple(CallInfo(c[0], c[1], c[2], bool(c[3])) for c in e[CALLS]),
-        attachments=e[ATT],
-        blank_text=e[RAW] and not e[TEXT],
+        n,
+        e[ROLE],
+        kind,
+        e[TS],
+        e[TEXT],
+        e[THINK],
+        tuple([CallInfo(c[0], c[1], c[2], bool(c[3])) for c in calls]) if calls else (),
+        e[ATT],
+        e[RAW] and not e[TEXT],
     )
 
 

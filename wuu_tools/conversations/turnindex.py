@@ -10,7 +10,8 @@ results came back for its calls. A view decodes a turn from those spans alone (:
 The whole state of the pass (entries, message ids, call ids, facts, counts) is saved in the
 store's ``index/`` folder, keyed by the file (device, inode, path), with the offset of the
 last whole line it read and digests of the file's first 64 KiB and of the 64 KiB before that
-offset. A file whose indexed prefix is unchanged is read only after it: an append-only
+offset (and the file's size and mtime: a file written again at the same size is not an append).
+A file whose indexed prefix is unchanged is read only after it: an append-only
 session (a live one) costs its new lines; a partly written last line is read on every call,
 never saved. Anything else (the file rewritten, shrunk) is indexed again from the start.
 """
@@ -73,6 +74,9 @@ def _fresh() -> State:
         "unread_lines": [],
         "head": b"",
         "prefix": b"",
+        "size": -1,
+        "mtime": -1,
+        "fed": 0,
     }
 
 
@@ -176,9 +180,12 @@ class _Indexer(TurnBuilder):
             e[ATT] += len(turn.attachments)
 
 
+_decode = json.JSONDecoder().decode
+
+
 def _load_json(raw: bytes) -> Any:
     try:
-        return json.loads(raw)
+        return _decode(raw.decode("utf-8"))
     except ValueError:  # not UTF-8 (the whole-file reader decodes with replacement), or not JSON
         return json.loads(raw.decode("utf-8", "replace").lstrip("\ufeff"))
 
@@ -194,16 +201,18 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
     off = st["end"]
     lineno = st["lines"]
     facts = st["facts"]
+    st["fed"] = 0
     for n, raw in enumerate(fh):
         if n % 4096 == 0:
             check_stop()
+        st["fed"] = n + 1
         length = len(raw)
         lineno += 1
         whole = raw.endswith(b"\n")
         if not whole:
-            _seal(st, fh.fileno())
+            _seal(st, fh.fileno(), size)
             snapshot = marshal.dumps(st)
-        if raw.strip():
+        if raw[:1] == b"{" or raw.strip():
             try:
                 rec = _load_json(raw)
             except ValueError:
@@ -242,9 +251,10 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
     return snapshot
 
 
-def _seal(st: State, fd: int) -> None:
+def _seal(st: State, fd: int, size: int) -> None:
     """Record digests of the bytes the state has read, to tell later that they are unchanged."""
     end = st["end"]
+    st["size"], st["mtime"] = size, os.fstat(fd).st_mtime_ns
     st["head"] = _digest(fd, 0, min(end, HASH_SPAN))
     st["prefix"] = _digest(fd, max(0, end - HASH_SPAN), end)
 
@@ -266,6 +276,8 @@ def _load(where: Path, fd: int, size: int) -> State | None:
         return None
     if not isinstance(st, dict) or st.get("v") != VERSION or st["end"] > size:
         return None
+    if st["size"] == size and st["mtime"] != os.fstat(fd).st_mtime_ns:
+        return None  # written again at the same size: not an append
     end = st["end"]
     if st["head"] != _digest(fd, 0, min(end, HASH_SPAN)) or st["prefix"] != _digest(fd, max(0, end - HASH_SPAN), end):
         return None
@@ -293,6 +305,7 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
     st = _load(where, fd, size) or _fresh()
     saved_end = st["end"]
     snapshot = None
+    st["fed"] = 0
     if st["end"] < size:
         head = os.pread(fd, 4096, st["end"]) if st["end"] == 0 else b"{"
         if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
@@ -302,7 +315,7 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
         raise NotIndexed("not mostly Claude Code session lines")
     if st["end"] != saved_end:
         if snapshot is None:
-            _seal(st, fd)
+            _seal(st, fd, size)
             snapshot = marshal.dumps(st)
         _save(where, snapshot)
     return st

@@ -26,7 +26,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())[:TEXT_KEEP]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallInfo:
     """A tool call as an index line shows it: name, key argument cut for full and short lines, failed."""
 
@@ -36,7 +36,7 @@ class CallInfo:
     failed: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnInfo:
     """A turn's number, role, kind, time, flattened text and reasoning (cut), calls and attachment count."""
 
@@ -58,7 +58,7 @@ class TurnInfo:
     @property
     def errors(self) -> int:
         """How many of this turn's tool calls failed."""
-        return sum(1 for c in self.calls if c.failed)
+        return sum(1 for c in self.calls if c.failed) if self.calls else 0
 
 
 def call_info(name: str, args: object, failed: bool) -> CallInfo:
