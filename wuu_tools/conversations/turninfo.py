@@ -18,7 +18,9 @@ from .render import clip_key
 
 __all__ = ["TEXT_KEEP", "CallInfo", "TurnInfo", "call_info", "flat", "info_of", "infos_of"]
 
-TEXT_KEEP = 400
+TEXT_KEEP = 201
+"""Characters of flattened text an info keeps: one more than the longest quote (an anchor line's 200).
+"""
 
 
 def flat(text: str) -> str:
