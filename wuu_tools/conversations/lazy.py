@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from threading import Lock
 from typing import Any, overload
 
 from ..core.pattern import compile_pattern
@@ -34,7 +35,7 @@ from .turnindex import (
     THINK,
     TS,
     State,
-    _load_json,
+    load_line,
 )
 from .turninfo import CallInfo, TurnInfo
 
@@ -87,6 +88,7 @@ class LazyTurns(Sequence[Turn]):
         self.entries = entries  # the kept entries, turn n at entries[n - 1]
         self.mixed = mixed
         self._decoded: OrderedDict[int, Turn] = OrderedDict()
+        self._lock = Lock()  # a server's calls may read one cached conversation at once
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -102,14 +104,16 @@ class LazyTurns(Sequence[Turn]):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
-        hit = self._decoded.get(i)
-        if hit is not None:
-            self._decoded.move_to_end(i)
-            return hit
+        with self._lock:
+            hit = self._decoded.get(i)
+            if hit is not None:
+                self._decoded.move_to_end(i)
+                return hit
         turn = self._decode(i)
-        self._decoded[i] = turn
-        while len(self._decoded) > _DECODED:
-            self._decoded.popitem(last=False)
+        with self._lock:
+            turn = self._decoded.setdefault(i, turn)
+            while len(self._decoded) > _DECODED:
+                self._decoded.popitem(last=False)
         return turn
 
     def __iter__(self) -> Iterator[Turn]:
@@ -121,7 +125,7 @@ class LazyTurns(Sequence[Turn]):
         b = _OneTurn(spans[0][3])
         with open(self.path, "rb", buffering=0) as fh:
             for off, length, code, _ in spans:
-                rec = _load_json(os.pread(fh.fileno(), length, off))
+                rec = load_line(os.pread(fh.fileno(), length, off))
                 b.code, b.ordinal = code, 0
                 read_record(b, rec, e[LINE], self.mixed)
         turn = b.target

@@ -183,7 +183,7 @@ class _Indexer(TurnBuilder):
 _decode = json.JSONDecoder().decode
 
 
-def _load_json(raw: bytes) -> Any:
+def load_line(raw: bytes) -> Any:
     try:
         return _decode(raw.decode("utf-8"))
     except ValueError:  # not UTF-8 (the whole-file reader decodes with replacement), or not JSON
@@ -214,7 +214,7 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
             snapshot = marshal.dumps(st)
         if raw[:1] == b"{" or raw.strip():
             try:
-                rec = _load_json(raw)
+                rec = load_line(raw)
             except ValueError:
                 rec = None
             if not isinstance(rec, dict):
