@@ -9,6 +9,7 @@ when a target is missed (or cannot be measured), 0 otherwise. Not run in CI (min
     python scripts/bench.py                  # everything, full sizes
     python scripts/bench.py --quick          # 1/10 sizes, fewer runs: a smoke run
     python scripts/bench.py --only ls-first-view,mcp-proxy
+    python scripts/bench.py --only conv-stream --conv-1g   # issue 35's sessions, 100 MB and 1 GB
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="1/10 input sizes and 3 runs")
     parser.add_argument("--runs", type=int, help="runs per measurement (default: 5, or 3 with --quick)")
     parser.add_argument("--tmp", type=Path, help="where the big inputs go (default: a new temp folder)")
+    parser.add_argument("--conv-1g", action="store_true", help="conv-stream also on a 1 GiB session (minutes)")
     args = parser.parse_args(argv)
     names = args.only.split(",") if args.only else list(BENCHMARKS)
     names = [ALIASES.get(n, n) for n in names]
@@ -42,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown benchmarks: {', '.join(unknown)} (known: {', '.join(BENCHMARKS)})")
     compile_package()  # measure the package as pip installs it, bytecode compiled
     tmp = Path(tempfile.mkdtemp(prefix="wuu-bench-", dir=args.tmp))
-    ctx = Ctx(tmp, args.quick, args.runs or (3 if args.quick else 5), {})
+    ctx = Ctx(tmp, args.quick, args.runs or (3 if args.quick else 5), {"conv-1g": args.conv_1g})
     rows: list[Row] = []
     try:
         for name in names:

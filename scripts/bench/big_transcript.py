@@ -3,7 +3,7 @@
     python scripts/bench/big_transcript.py /tmp/big100.jsonl --mib 96
     python scripts/bench/big_transcript.py /tmp/big1g.jsonl --mib 1024
 
-The source is a real session from ``../shared/realdata/trajectories/claude-code`` (never copied into the
+The source is a real session from ``../shared/realdata/transcripts`` (never copied into the
 project); the output goes wherever asked (``/tmp``), whole copies of the session until the size is reached.
 """
 
@@ -12,11 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-SOURCE = (
-    Path(__file__).resolve().parents[3]
-    / "shared/realdata/trajectories/claude-code"
-    / "58cc808c-1257-434d-946c-7d3423089517-command-messagecatchup-is-running-command-message-full.jsonl"
-)
+SOURCE = Path(__file__).resolve().parents[3] / "shared/realdata/transcripts/agentcmd_full-session-four.jsonl"
+"""A genuine Claude Code v2.0.27 session (``uuid``, ``sessionId``, ``message.id``): the converted sessions under
+``trajectories/claude-code`` lack that bookkeeping and are not read as sessions at all."""
 
 
 def make(out: Path, mib: float, source: Path = SOURCE) -> int:

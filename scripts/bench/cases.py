@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .cold import bench_cold_start
+from .conv_stream import bench_conv_stream
 from .inputs import big_text, claude_jsonl, tree
 from .read_map import bench_read_map
 from .run_output import bench_run_output
@@ -262,6 +263,7 @@ BENCHMARKS: dict[str, Callable[[Ctx], list[Row]]] = {
     "ls-first-view": bench_ls_first_view,
     "ls-chain": bench_ls_chain,
     "conv-first-view": bench_conv_first_view,
+    "conv-stream": bench_conv_stream,
     "mcp-proxy": bench_mcp_proxy,
     "saved-search": bench_saved_search,
     "tools-vs-rtk": bench_tools_vs_rtk,

@@ -77,12 +77,13 @@ COMMANDS: dict[str, tuple[str, str, dict[str, str]]] = {
             "format": "--format",
             "revision": "--revision",
             "budget": "--budget",
+            "instructions": "--instructions",
         },
     ),
 }
 """Tool -> (``wuu`` command, the argument given as its positional word, {argument: option})."""
 
-FLAGS = frozenset({"--raw", "--fresh", "--all"})
+FLAGS = frozenset({"--raw", "--fresh", "--all", "--instructions"})
 
 HINTS = {
     "read_saved": "  # any line N: --start-line N, search: --pattern RE",

@@ -62,11 +62,20 @@ def conv(
     ),
     revision: str | None = Option(None, "--revision", help="Revision the caller last saw."),
     budget: int | None = Option(None, "--budget", "-b", help="Token budget of the view."),
+    instructions: bool = Option(False, "--instructions", help="List every human instruction, one line each."),
     as_json: bool = Option(False, "--json", help="Print the result envelope as JSON."),
 ) -> None:
     """Show a conversation: the task anchor, an index of the middle, the latest turns in full."""
     run_tool(
-        lambda: _read(path, before_turn=before_turn, revision=revision, budget=budget, pattern=pattern, format=fmt),
+        lambda: _read(
+            path,
+            before_turn=before_turn,
+            revision=revision,
+            budget=budget,
+            pattern=pattern,
+            format=fmt,
+            instructions=instructions,
+        ),
         as_json,
         _rich,
     )

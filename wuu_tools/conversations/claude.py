@@ -20,7 +20,7 @@ from typing import Any
 from .blocks import classify_user_text, content_blocks
 from .model import Conversation, ToolCall, Turn, TurnBuilder, norm_time
 
-__all__ = ["looks_like_claude", "read_claude"]
+__all__ = ["looks_like_claude", "read_claude", "read_record"]
 
 TYPES = frozenset({"user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"})
 SKIPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -60,34 +60,36 @@ def read_claude(records: list[tuple[int | None, dict[str, Any]]], malformed: lis
         facts["sub_agent"] = str(chat[0].get("agentId") or "yes")
     skipped = 0
     for line, rec in records:
-        kind = rec.get("type")
         for key in ("cwd", "gitBranch", "version"):
             if key not in facts and isinstance(rec.get(key), str):
                 facts[key] = rec[key]
-        ts = norm_time(rec.get("timestamp"))
-        side = "sub-agent" if mixed and rec.get("isSidechain") else ""
-        msg = rec.get("message") if isinstance(rec.get("message"), dict) else {}
-        if kind == "assistant":
-            _assistant(b, msg, rec, ts, line, side)
-        elif kind == "user":
-            _user(b, msg, rec, ts, line, side)
-        elif kind == "system":
-            _system(b, rec, ts, line)
-        elif kind == "summary" and isinstance(rec.get("summary"), str):
-            b.add(
-                Turn(
-                    role="system",
-                    kind="summary",
-                    text=f"session title: {rec['summary']}",
-                    timestamp=ts,
-                    line=line,
-                )
-            )
-        else:
+        if not read_record(b, rec, line, mixed):
             skipped += 1
     if skipped:
         facts["skipped_records"] = skipped
     return b.finish("claude-code", malformed, facts)
+
+
+def read_record(b: TurnBuilder, rec: dict[str, Any], line: int | None, mixed: bool) -> bool:
+    """Feed one session line to ``b``; False for a line of a kind that holds no turn (counted as skipped).
+
+    ``mixed``: the session holds both main and sub-agent (sidechain) lines, so sidechain turns are marked.
+    """
+    kind = rec.get("type")
+    ts = norm_time(rec.get("timestamp"))
+    side = "sub-agent" if mixed and rec.get("isSidechain") else ""
+    msg = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+    if kind == "assistant":
+        _assistant(b, msg, rec, ts, line, side)
+    elif kind == "user":
+        _user(b, msg, rec, ts, line, side)
+    elif kind == "system":
+        _system(b, rec, ts, line)
+    elif kind == "summary" and isinstance(rec.get("summary"), str):
+        b.add(Turn(role="system", kind="summary", text=f"session title: {rec['summary']}", timestamp=ts, line=line))
+    else:
+        return False
+    return True
 
 
 def _assistant(

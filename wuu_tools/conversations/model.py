@@ -124,6 +124,7 @@ class Conversation:
         unread_lines: The first few of them.
         models: Models seen, in order of first use.
         facts: Format-specific facts for the header (``context_window``, ``cwd``, ...).
+        infos: See :func:`~.turninfo.infos_of`.
     """
 
     format: str
@@ -135,6 +136,8 @@ class Conversation:
     unread_lines: list[int] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
+    infos: list[Any] | None = field(default=None, repr=False)
+    """Each turn's :class:`~.turninfo.TurnInfo` (what the first view needs), made when first asked for."""
 
 
 def norm_time(value: Any) -> str | None:

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_count, fit_prefix
 from ..core.text import plural, ranges
 from .model import Conversation, Turn
 from .render import TurnRenderer, index_line
+from .turninfo import TurnInfo, infos_of
 
-__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "one_line"]
+__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "instruction_lines", "one_line"]
 
 BYTE_ROOM = HARD_CAP_BYTES - 4096
 """Bytes a view's body may use: the hard cap less room for its header and closing line."""
@@ -27,22 +28,29 @@ BYTE_ROOM = HARD_CAP_BYTES - 4096
 
 def _first_request(conv: Conversation) -> tuple[Turn | None, str]:
     """The turn the task comes from, and how to label it when it is not a human request."""
-    for turn in conv.turns:
-        if turn.is_human:
+    infos = infos_of(conv)
+    for info in infos:
+        if info.is_human:
             label = "request from the parent agent" if conv.facts.get("sub_agent") else "first request"
-            return turn, label
+            return conv.turns[info.number - 1], label
     for kind, label in (("sub-agent", "sub-agent prompt"), ("compaction", "compaction summary")):
-        for turn in conv.turns:
-            if turn.role == "user" and turn.kind == kind and turn.text.strip():
-                return turn, f"no human request in this transcript; {label}"
-    for turn in conv.turns:
-        if turn.role == "assistant" and turn.text.strip():
-            return turn, "no request in this transcript; the agent's first message"
+        for info in infos:
+            if info.role == "user" and info.kind == kind and info.text:
+                return conv.turns[info.number - 1], f"no human request in this transcript; {label}"
+    for info in infos:
+        if info.role == "assistant" and info.text:
+            return conv.turns[info.number - 1], "no request in this transcript; the agent's first message"
     return None, ""
 
 
-def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) -> tuple[list[str], list[int]]:
-    """The anchor lines (first request, then later instructions before turn ``before``) and their turns."""
+def anchor_lines(
+    conv: Conversation, r: TurnRenderer, budget: int, before: int, listing: Callable[[int], str] | None = None
+) -> tuple[list[str], list[int]]:
+    """The anchor lines (first request, then later instructions before turn ``before``) and their turns.
+
+    Instructions that do not fit are named by their turn numbers, or when those take more than
+    :data:`LISTED_RANGES` ranges, counted, with ``listing(before)``: the call that lists them all.
+    """
     first, label = _first_request(conv)
     if first is None:
         return [], []
@@ -62,18 +70,42 @@ def anchor_lines(conv: Conversation, r: TurnRenderer, budget: int, before: int) 
         what = "instructions" if keep == rest else "request"
         lines.append(f"… (the {what} continue: {plural(len(body) - keep, 'more line')}; {r.whole(first)})")
     anchors = [first.number]
-    later = [t for t in conv.turns if t.is_human and first.number < t.number < before]
+    later = [t for t in infos_of(conv) if t.is_human and first.number < t.number < before]
     if later:
-        entries = [f"turn {t.number}: " + one_line(t.text, 200) for t in later]
-        fit = _fit_lines(entries[::-1], max(30, budget * 12 // 100), BYTE_ROOM // 6)
-        shown = later[len(later) - fit :] if fit else []
+        entries = instruction_lines(later, max(30, budget * 12 // 100), BYTE_ROOM // 6)
+        shown = later[len(later) - len(entries) :] if entries else []
         lines.append("[later instructions from the user]")
         if len(shown) < len(later):
             skipped = [t.number for t in later[: len(later) - len(shown)]]
-            lines.append(f"(+{len(skipped)} earlier: turns {_ranges_text(skipped)})")
-        lines.extend(entries[len(later) - len(shown) :])
+            lines.append(_skipped_text(skipped, listing, shown[0].number if shown else before))
+        lines.extend(entries)
         anchors.extend(t.number for t in shown)
     return lines, anchors
+
+
+LISTED_RANGES = 8
+"""A list of turns longer than this many ranges is shown as a count and its first and last turn."""
+
+
+def _skipped_text(skipped: list[int], listing: Callable[[int], str] | None, upto: int) -> str:
+    spans = ranges(skipped)
+    if len(spans) <= LISTED_RANGES or listing is None:
+        return f"(+{len(skipped)} earlier: turns {_ranges_text(skipped)})"
+    return f"(+{len(skipped)} earlier, turns {skipped[0]}–{skipped[-1]}; all of them: {listing(upto)})"
+
+
+def instruction_lines(later: Sequence[TurnInfo], cap: int, byte_cap: int) -> list[str]:
+    """One line per human instruction, the latest that fit ``cap`` tokens and ``byte_cap`` bytes, in order."""
+    out: list[str] = []
+    used = used_b = 0
+    for t in reversed(later):
+        line = f"turn {t.number}: " + one_line(t.text, 200)
+        used += count_tokens(line) + 1
+        used_b += len(line.encode("utf-8", "replace")) + 1
+        if used > cap or used_b > byte_cap:
+            break
+        out.append(line)
+    return out[::-1]
 
 
 _TASK_END = re.compile(r"^\s*</(pr_description|issue|issue_description|task|problem_statement)>\s*$")
@@ -99,40 +131,44 @@ def _ranges_text(numbers: list[int]) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ranges(numbers))
 
 
-def index_lines(turns: Sequence[Turn], upto: int, cap: int, width: int) -> tuple[list[str], list[int]]:
+def index_lines(infos: Sequence[TurnInfo], upto: int, cap: int, width: int) -> tuple[list[str], list[int]]:
     """Index lines for turns ``1 .. upto``, newest kept first; the oldest summarised in one line if needed.
 
     When the full lines do not all fit, shorter ones (calls only, no quoted text) are tried first.
+    Lines are made newest first and only as far as they fit, so a long transcript costs what its index shows.
     """
     if upto < 1 or cap < 20:
         return [], []
     title = f"[turns 1–{upto} in short: one line each (✗ = failed tool call)]"
     room = cap - count_tokens(title) - 1
     for short in (False, True):
-        lines = [index_line(t, width, short) for t in turns[:upto]]
-        keep = _fit_lines(lines[::-1], room, BYTE_ROOM // 3)
-        if keep == len(lines):
-            return [title, *lines], [t.number for t in turns[:upto]]
-    summary = _summary(turns[:upto], width)  # the longest it can be: every tool name counted
+        fitted = _fit_newest(infos, upto, width, short, room)
+        if len(fitted) == upto:
+            return [title, *fitted[::-1]], [t.number for t in infos[:upto]]
+    summary = _summary(infos[:upto], width)  # the longest it can be: every tool name counted
     if count_tokens(summary) + 1 > room:
         return [], []
-    keep = _fit_lines(lines[::-1], room - count_tokens(summary) - 1, BYTE_ROOM // 3)
-    shown = turns[upto - keep : upto]
-    return [title, _summary(turns[: upto - keep], width), *lines[upto - keep :]], [t.number for t in shown]
+    fitted = _fit_newest(infos, upto, width, True, room - count_tokens(summary) - 1)
+    keep = len(fitted)
+    shown = infos[upto - keep : upto]
+    return [title, _summary(infos[: upto - keep], width), *fitted[::-1]], [t.number for t in shown]
 
 
-def _fit_lines(lines: Sequence[str], cap: int, byte_cap: int) -> int:
-    """How many leading ``lines`` fit ``cap`` tokens and ``byte_cap`` bytes (short lines, counted one by one)."""
+def _fit_newest(infos: Sequence[TurnInfo], upto: int, width: int, short: bool, cap: int) -> list[str]:
+    """The index lines of turns ``upto, upto-1, …`` that fit ``cap`` tokens (and a third of the bytes)."""
+    out: list[str] = []
     used = used_b = 0
-    for n, line in enumerate(lines):
+    for n in range(upto - 1, -1, -1):
+        line = index_line(infos[n], width, short)
         used += count_tokens(line) + 1
         used_b += len(line.encode("utf-8", "replace")) + 1
-        if used > cap or used_b > byte_cap:
-            return n
-    return len(lines)
+        if used > cap or used_b > BYTE_ROOM // 3:
+            break
+        out.append(line)
+    return out
 
 
-def _summary(turns: Sequence[Turn], width: int) -> str:
+def _summary(turns: Sequence[TurnInfo], width: int) -> str:
     roles = Counter(t.role for t in turns)
     tools = Counter(c.name for t in turns for c in t.calls)
     failed = sum(t.errors for t in turns)

@@ -15,7 +15,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.budget import count_tokens
 from ..core.errors import StoreError
@@ -25,6 +25,9 @@ from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from .blocks import key_argument, to_text
 from .model import ToolCall, ToolOutput, Turn
+
+if TYPE_CHECKING:
+    from .turninfo import TurnInfo
 
 __all__ = [
     "COMPACT",
@@ -59,7 +62,7 @@ INDENT = "    "
 KIND = "turn"
 
 
-def turn_label(turn: Turn) -> str:
+def turn_label(turn: Turn | TurnInfo) -> str:
     """``assistant``, ``user (command)``, ``system (compaction)``..."""
     return f"{turn.role} ({turn.kind})" if turn.kind else turn.role
 
@@ -76,7 +79,7 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 1)] + "…"
 
 
-def _clip_key(key: str, limit: int) -> str:
+def clip_key(key: str, limit: int) -> str:
     """A key argument cut to ``limit``; a long path keeps its end (the file name), anything else its start."""
     if len(key) > limit and "/" in key and " " not in key:
         return "…" + key[-(limit - 1) :]
@@ -264,12 +267,12 @@ def hit_lines(turn: Turn, rx: Pattern, limit: int) -> tuple[list[str], int]:
         hits = [x for x in parts if rx.search(x)]
         if hits:
             if total < limit:
-                out.append(f"  → {call.name}: {_clip_key(key_argument(call.name, call.args), 80)}".rstrip(": "))
+                out.append(f"  → {call.name}: {clip_key(key_argument(call.name, call.args), 80)}".rstrip(": "))
             take(hits, "    ")
     return out, total
 
 
-def index_line(turn: Turn, width: int, short: bool = False) -> str:
+def index_line(turn: TurnInfo, width: int, short: bool = False) -> str:
     """One line saying what a turn holds: its tool calls (key argument, error mark), or its text.
 
     ``short`` lines leave out the text beside the calls and keep key arguments shorter.
@@ -279,18 +282,17 @@ def index_line(turn: Turn, width: int, short: bool = False) -> str:
     if turn.calls:
         parts = []
         for call in turn.calls:
-            key = key_argument(call.name, call.args)
-            mark = " ✗" if call.output is not None and call.output.is_error else ""
-            parts.append(f"{call.name} {_clip_key(key, 36 if short else 60)}".rstrip() + mark)
+            mark = " ✗" if call.failed else ""
+            parts.append(f"{call.name} {call.short_key if short else call.key}".rstrip() + mark)
         summary = "; ".join(parts)
         if len(summary) > room:
             summary = _clip(summary, room)
-        elif turn.text.strip() and room - len(summary) > 24 and not short:
-            summary += ' — "' + _clip(" ".join(turn.text.split()), room - len(summary) - 5) + '"'
+        elif turn.text and room - len(summary) > 24 and not short:
+            summary += ' — "' + _clip(turn.text, room - len(summary) - 5) + '"'
         return head + summary
-    text = " ".join((turn.text or ("(thinking) " + turn.thinking)).split())
+    text = turn.text if turn.text or turn.blank_text else " ".join(("(thinking) " + turn.thinking).split())
     if turn.attachments and not text:
-        text = f"[{plural(len(turn.attachments), 'attachment')}]"
+        text = f"[{plural(turn.attachments, 'attachment')}]"
     return head + _clip(text, room)
 
 

@@ -22,9 +22,11 @@ from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..views.ceiling import fit_ceiling
 from .detect import FORMATS, parse_transcript
+from .lazy import lazy_conversation
 from .model import Conversation
 from .render import TurnRenderer
-from .view import Frame, first_view, older_view, pattern_view
+from .turnindex import HASH_SPAN, NotIndexed, index_session
+from .view import Frame, first_view, instructions_view, older_view, pattern_view
 
 __all__ = ["FormatName", "read_conversation"]
 
@@ -46,6 +48,17 @@ FormatName = Literal[
 
 _CACHE: OrderedDict[tuple[str, str, str | None], Conversation] = OrderedDict()
 _CACHE_SIZE = 4
+STREAM_MIN = 8 * 1024 * 1024
+"""Claude Code sessions from this size (``WUU_CONV_STREAM_MIN`` overrides it) are indexed, read turn by turn."""
+
+
+def _stream_min() -> int:
+    try:
+        return int(os.environ.get("WUU_CONV_STREAM_MIN", STREAM_MIN))
+    except ValueError:
+        return STREAM_MIN
+
+
 _lock = Lock()
 
 
@@ -56,6 +69,7 @@ def read_conversation(
     budget: int | None = None,
     pattern: str | None = None,
     format: FormatName | None = None,
+    instructions: bool = False,
 ) -> ToolResult:
     """Read an agent conversation transcript: the task, the latest turns, and an index of the rest.
 
@@ -78,6 +92,8 @@ def read_conversation(
         format: Force a reader instead of detecting one: claude-code, codex, openai-chat,
             openai-responses, anthropic-messages, openhands, gemini-cli, gemini-session,
             gemini-contents, anthropic-agent, markdown-chat or aider.
+        instructions: List every human instruction (before ``before_turn``) in one line each, the
+            call the first view names when it has more of them than it can show.
 
     Returns:
         The view as a ToolResult; ``meta`` has total_turns, shown_turns and anchor_turns.
@@ -87,6 +103,10 @@ def read_conversation(
     if before_turn is not None and (isinstance(before_turn, bool) or not isinstance(before_turn, int)):
         raise InvalidArgument(f"before_turn must be a whole turn number, not {quote(before_turn)}")
     check_revision(revision)
+    if not isinstance(instructions, bool):
+        raise InvalidArgument(f"instructions must be true or false, not {quote(instructions)}")
+    if instructions and pattern is not None:
+        raise InvalidArgument("instructions and pattern cannot be combined: list the instructions, or search")
     if pattern is not None and (not isinstance(pattern, str) or not pattern):
         raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
     if format is not None and format not in FORMATS:
@@ -94,9 +114,7 @@ def read_conversation(
     check_path(path)
     path = given_path(path)  # a quoted name copied from a view reads back as the file it names
     resolved = resolve_budget(budget)
-    data = _read(path)
-    current = "b2-" + hashlib.blake2b(data, digest_size=10).hexdigest()
-    conv = _parse(path, data, current, format)
+    conv, current, size = _conversation(path, format)
     notes = []
     if revision is not None and revision != current:
         notes.append(
@@ -108,6 +126,8 @@ def read_conversation(
         frame = _frame(inner)
         if pattern is not None:
             return pattern_view(conv, frame, pattern, before_turn)
+        if instructions:
+            return instructions_view(conv, frame, before_turn)
         if before_turn is not None:
             return older_view(conv, frame, TurnRenderer(arg_path(path)), before_turn)
         return first_view(conv, frame, TurnRenderer(arg_path(path)))
@@ -118,18 +138,24 @@ def read_conversation(
             budget=inner,
             explicit_budget=budget,
             revision=current,
-            size=len(data),
+            size=size,
             fmt=format,
             pattern=pattern,
             notes=notes,
             changed_from=revision if notes else None,
+            instructions=instructions,
         )
 
     return fit_ceiling(view, resolved)
 
 
-def _read(path: str) -> bytes:
-    """The transcript's bytes; only regular files are read (a FIFO would hang, a device never end)."""
+def _conversation(path: str, fmt: str | None) -> tuple[Conversation, str, int]:
+    """The transcript read (from the cache when its revision was read before), its revision and its size.
+
+    A Claude Code session of :data:`STREAM_MIN` bytes or more is indexed (:mod:`.turnindex`) and its
+    turns decoded as views show them; its revision is a digest of its size, mtime, inode and first and
+    last 64 KiB, hashing the whole file costing more than reading the turns a view shows.
+    """
     try:
         st = os.stat(path)
         if stat.S_ISDIR(st.st_mode):
@@ -138,20 +164,51 @@ def _read(path: str) -> bytes:
             shown = clip(shown_path(path))
             raise NotAFile(f"{shown}: not a regular file (a FIFO, socket or device); a transcript must be a file")
         with open(path, "rb") as fh:
-            return fh.read()
+            st = os.fstat(fh.fileno())
+            if st.st_size >= _stream_min() and fmt in (None, "claude-code"):
+                current = "st-" + _large_revision(fh.fileno(), st)
+                hit = _cached((os.path.abspath(path), current, fmt))
+                if hit is not None:
+                    return hit, current, st.st_size
+                try:
+                    index = index_session(path, fh, st)
+                except NotIndexed:
+                    pass
+                else:
+                    return (
+                        _keep((os.path.abspath(path), current, fmt), lazy_conversation(path, index)),
+                        current,
+                        st.st_size,
+                    )
+                fh.seek(0)
+            data = fh.read()
     except OSError as exc:
         raise map_os_error(exc, shown_path(path)) from exc
+    current = "b2-" + hashlib.blake2b(data, digest_size=10).hexdigest()
+    key = (os.path.abspath(path), current, fmt)
+    conv = _cached(key)
+    if conv is None:
+        conv = _keep(key, parse_transcript(data, path, fmt))
+    return conv, current, len(data)
 
 
-def _parse(path: str, data: bytes, revision: str, fmt: str | None) -> Conversation:
-    """Parsed turns, cached by path and revision (a chain of continuations parses the file once)."""
-    key = (os.path.abspath(path), revision, fmt)
+def _large_revision(fd: int, st: os.stat_result) -> str:
+    digest = hashlib.blake2b(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode(), digest_size=10)
+    digest.update(os.pread(fd, HASH_SPAN, 0))
+    digest.update(os.pread(fd, HASH_SPAN, max(0, st.st_size - HASH_SPAN)))
+    return digest.hexdigest()
+
+
+def _cached(key: tuple[str, str, str | None]) -> Conversation | None:
     with _lock:
         hit = _CACHE.get(key)
         if hit is not None:
             _CACHE.move_to_end(key)
-            return hit
-    conv = parse_transcript(data, path, fmt)
+        return hit
+
+
+def _keep(key: tuple[str, str, str | None], conv: Conversation) -> Conversation:
+    """Cache ``conv`` by path and revision (a chain of continuations reads the file once)."""
     with _lock:
         _CACHE[key] = conv
         while len(_CACHE) > _CACHE_SIZE:

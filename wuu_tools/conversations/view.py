@@ -22,11 +22,13 @@ from ..core.errors import InvalidArgument
 from ..core.pattern import Pattern, compile_pattern
 from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.text import human_size, plural, ranges, thousands
+from .lazy import LazyTurns
 from .model import Conversation, Turn
-from .outline import BYTE_ROOM, anchor_lines, index_lines
+from .outline import BYTE_ROOM, anchor_lines, index_lines, instruction_lines
 from .render import COMPACT, LEVELS, NORMAL, TINY, Level, TurnRenderer, hit_lines, turn_label
+from .turninfo import infos_of
 
-__all__ = ["Frame", "first_view", "older_view", "pattern_view"]
+__all__ = ["Frame", "first_view", "instructions_view", "older_view", "pattern_view"]
 
 MAX_HITS = 6
 
@@ -44,9 +46,10 @@ class Frame:
     pattern: str | None = None
     notes: list[str] = field(default_factory=list)
     changed_from: str | None = None
+    instructions: bool = False
 
-    def cont(self, before_turn: int) -> Continuation:
-        """The call that reads the turns before ``before_turn``."""
+    def cont(self, before_turn: int, instructions: bool | None = None) -> Continuation:
+        """The call that reads the turns before ``before_turn`` (the human instructions only, if asked)."""
         return continuation(
             "read_conversation",
             path=self.path,
@@ -55,7 +58,12 @@ class Frame:
             budget=self.explicit_budget,
             pattern=self.pattern,
             format=self.fmt,
+            instructions=True if (self.instructions if instructions is None else instructions) else None,
         )
+
+    def listing(self, before_turn: int) -> str:
+        """The call that lists every human instruction before ``before_turn``, one line each."""
+        return call_text(self.cont(before_turn, instructions=True))
 
 
 @dataclass
@@ -117,7 +125,7 @@ def _footer_reserve(frame: Frame, before: int) -> int:
 
 def _header(conv: Conversation, frame: Frame, tail: str | None = None) -> str:
     parts = [f"conversation: {conv.format}", plural(len(conv.turns), "turn")]
-    stamps = [t.timestamp for t in conv.turns if t.timestamp]
+    stamps = [t.timestamp for t in infos_of(conv) if t.timestamp]
     if stamps:
         first, last = min(stamps), max(stamps)
         parts.append(f"{first} → {last[11:] if last[:10] == first[:10] else last} UTC" if last != first else first)
@@ -172,11 +180,9 @@ def _result(
     if frame.changed_from is not None:
         info["revision_changed"] = {"from": frame.changed_from, "to": frame.revision}
     info.update(meta)
-    shown_set = set(shown)
     attachments = tuple(
         {**a, "turn": t.number}
-        for t in conv.turns
-        if t.number in shown_set
+        for t in (conv.turns[n - 1] for n in sorted(set(shown)))
         for a in [*t.attachments, *(x for c in t.calls if c.output for x in c.output.attachments)]
     )
     return ToolResult(
@@ -203,7 +209,7 @@ def first_view(conv: Conversation, frame: Frame, r: TurnRenderer) -> ToolResult:
     room = frame.budget - lead_tok
     everything = _pick(turns, total, room, BYTE_ROOM, r, (NORMAL, COMPACT))
     if everything.turns[0].number == 1:
-        anchors = [t.number for t in turns if t.is_human]
+        anchors = [t.number for t in infos_of(conv) if t.is_human]
         return _result(
             [*lead, *everything.texts],
             frame,
@@ -214,7 +220,7 @@ def first_view(conv: Conversation, frame: Frame, r: TurnRenderer) -> ToolResult:
             anchor_turns=anchors,
         )
 
-    anchor, anchors = anchor_lines(conv, r, frame.budget, total + 1)
+    anchor, anchors = anchor_lines(conv, r, frame.budget, total + 1, frame.listing)
     recent_cap = max((room - count_tokens("\n".join(anchor)) - _footer_reserve(frame, total)) * 55 // 100, 40)
     width = len(str(total))
     for _ in range(3):
@@ -223,9 +229,9 @@ def first_view(conv: Conversation, frame: Frame, r: TurnRenderer) -> ToolResult:
         cont = frame.cont(start) if start > 1 else None
         title = f"[latest turns {start}–{total} in full]" if start > 1 else "[all turns in full]"
         footer = [f"[older turns 1–{start - 1} in full: {call_text(cont)}]"] if cont is not None else []
-        anchor, anchors = anchor_lines(conv, r, frame.budget, start)
+        anchor, anchors = anchor_lines(conv, r, frame.budget, start, frame.listing)
         fixed = count_tokens("\n".join([*anchor, title, *footer])) + 3
-        index, indexed = index_lines(turns, start - 1, room - fixed - recent.tokens, width)
+        index, indexed = index_lines(infos_of(conv), start - 1, room - fixed - recent.tokens, width)
         spare = room - fixed - recent.tokens - (count_tokens("\n".join(index)) + 1 if index else 0)
         if start == 1 or spare < frame.budget // 10 or len(indexed) < start - 1:
             break
@@ -277,7 +283,9 @@ def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | N
     shown: list[int] = []
     used = 0
     cont = None
-    for n in range(hi, 0, -1):
+    cands = conv.turns.candidates(pattern) if isinstance(conv.turns, LazyTurns) else None
+    numbers = list(range(1, total + 1)) if cands is None else cands  # only these turns can match
+    for n in reversed([m for m in numbers if m <= hi]):
         turn = conv.turns[n - 1]
         block = _hit_block(turn, rx)
         if block is None:
@@ -290,7 +298,7 @@ def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | N
                 blocks.append(block[:keep] + "…")
                 shown.append(n)
                 nxt = n
-            if any(hit_lines(t, rx, 0)[1] for t in conv.turns[: nxt - 1]):
+            if any(hit_lines(conv.turns[m - 1], rx, 0)[1] for m in reversed([m for m in numbers if m < nxt])):
                 cont = frame.cont(nxt)
             break
         blocks.append(block)
@@ -310,6 +318,25 @@ def pattern_view(conv: Conversation, frame: Frame, pattern: str, before: int | N
     else:
         lines.append("[no more matching turns]")
     return _fit_total(lines, frame, conv, shown, cont, matched_turns=sorted(shown))
+
+
+def instructions_view(conv: Conversation, frame: Frame, before: int | None) -> ToolResult:
+    """Every human instruction before ``before`` (all, if None) in one line each, the latest that fit."""
+    total = len(conv.turns)
+    hi = total + 1 if before is None else before
+    if not 1 <= hi <= total + 1:
+        raise InvalidArgument(f"before_turn must be between 1 and {total + 1}, not {before}")
+    lead = _lead(conv, frame, "human instructions" + (f" before turn {before}" if before else ""))
+    later = [t for t in infos_of(conv) if t.is_human and t.number < hi]
+    if not later:
+        return _result([*lead, "(no human instructions in these turns)"], frame, conv, [], None, instruction_turns=[])
+    room = frame.budget - count_tokens("\n".join(lead)) - _footer_reserve(frame, hi)
+    entries = instruction_lines(later, room, BYTE_ROOM) or instruction_lines(later[-1:], 1 << 30, 1 << 30)
+    shown = later[len(later) - len(entries) :]
+    cont = frame.cont(shown[0].number) if len(shown) < len(later) else None
+    tail = f"[earlier instructions: {call_text(cont)}]" if cont else "[no earlier instructions]"
+    numbers = [t.number for t in shown]
+    return _fit_total([*lead, *entries, tail], frame, conv, numbers, cont, instruction_turns=ranges(numbers))
 
 
 def _hit_block(turn: Turn, rx: Pattern) -> str | None:

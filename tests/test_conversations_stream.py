@@ -1,0 +1,187 @@
+"""Large Claude Code sessions are indexed once and read turn by turn (issue 35); what they read must not change.
+
+The streamed reader (:mod:`wuu_tools.conversations.turnindex` and ``lazy``) must build every
+turn exactly as the whole-file reader does: the same turns, numbers, kinds, calls and results,
+the same header facts. ``WUU_CONV_STREAM_MIN=0`` makes any session streamed, so the real
+sessions and generated ones of a few hundred KB stand for the 100 MB ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _transcripts import transcript_generator
+
+from wuu_tools.conversations import read_conversation
+from wuu_tools.conversations.detect import parse_transcript
+from wuu_tools.conversations.lazy import LazyTurns, lazy_conversation
+from wuu_tools.conversations.model import Conversation
+from wuu_tools.conversations.turnindex import index_session
+from wuu_tools.conversations.turninfo import info_of
+
+gen = transcript_generator()
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "claude_session.jsonl"
+REAL = (
+    "agentcmd_full-session-four.jsonl",
+    "claude-history_v2.1.29_agent-aae161c.jsonl",
+    "subagent_agent-95ed9ff0.jsonl",
+)
+
+
+def _streamed(path: Path) -> tuple[Conversation, dict[str, Any]]:
+    with open(path, "rb") as fh:
+        st = index_session(str(path), fh, os.fstat(fh.fileno()))
+    return lazy_conversation(str(path), st), st
+
+
+def assert_same(path: Path) -> Conversation:
+    whole = parse_transcript(path.read_bytes(), str(path))
+    lazy, _ = _streamed(path)
+    assert isinstance(lazy.turns, LazyTurns)
+    for attr in ("format", "malformed", "malformed_lines", "unread", "unread_kinds", "unread_lines", "models"):
+        assert getattr(lazy, attr) == getattr(whole, attr), attr
+    assert lazy.facts == whole.facts
+    assert len(lazy.turns) == len(whole.turns)
+    assert lazy.infos == [info_of(t) for t in whole.turns]
+    for mine, theirs in zip(lazy.turns, whole.turns, strict=True):
+        assert asdict(mine) == asdict(theirs), mine.number
+    return lazy
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_sessions_read_the_same_streamed(realdata: Path, name: str) -> None:
+    assert_same(realdata / "transcripts" / name)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_and_fixture_sessions_read_the_same_streamed(tmp_path: Path, seed: int) -> None:
+    assert_same(FIXTURE)
+    path = gen.write_claude(gen.session(seed=seed, steps=80), tmp_path / "s.jsonl")
+    conv = assert_same(path)
+    assert len(conv.turns) > 80
+
+
+def _session_lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def test_an_appended_session_reads_only_its_new_lines(tmp_path: Path) -> None:
+    src = gen.write_claude(gen.session(seed=5, steps=60), tmp_path / "src.jsonl")
+    lines = _session_lines(src)
+    path = tmp_path / "live.jsonl"
+    cut = len(lines) // 2
+    while json.loads(lines[cut - 1]).get("type") != "assistant":  # cut between a call and its result
+        cut += 1
+    path.write_bytes(b"".join(lines[:cut]))
+    assert_same(path)
+    half = lines[cut][: len(lines[cut]) // 2]
+    with path.open("ab") as fh:  # a line being written: unreadable for now, as the whole reader says
+        fh.write(half)
+    assert assert_same(path).malformed == 1
+    _, st = _streamed(path)
+    assert st["fed"] == 1  # the indexed prefix kept; only the partial line read again
+    with path.open("ab") as fh:
+        fh.write(lines[cut][len(half) :] + b"".join(lines[cut + 1 :]))
+    conv = assert_same(path)
+    assert conv.malformed == 0
+    _, st = _streamed(path)
+    assert st["fed"] == 0  # nothing new since the last read
+    path.write_bytes(path.read_bytes().replace(b"pytest", b"PYTEST", 1))  # rewritten, same size: read again
+    assert_same(path)
+    _, st = _streamed(path)
+    assert st["fed"] == 0
+
+
+def test_an_appended_session_was_extended_not_rebuilt(tmp_path: Path) -> None:
+    src = gen.write_claude(gen.session(seed=6, steps=40), tmp_path / "src.jsonl")
+    lines = _session_lines(src)
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(b"".join(lines[:-10]))
+    _streamed(path)
+    with path.open("ab") as fh:
+        fh.write(b"".join(lines[-10:]))
+    _, st = _streamed(path)
+    assert st["fed"] == 10
+    assert_same(path)
+
+
+def _views(path: Path, **args: Any) -> list[Any]:
+    views = [read_conversation(str(path), **args)]
+    while views[-1].continuation is not None and len(views) < 200:
+        views.append(read_conversation(**views[-1].continuation["args"]))
+    return views
+
+
+def test_pattern_search_on_the_raw_bytes_finds_the_same_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = gen.write_claude(gen.session(seed=4, steps=120), tmp_path / "s.jsonl")
+    found = {}
+    for streamed in (False, True):
+        monkeypatch.setenv("WUU_CONV_STREAM_MIN", "0" if streamed else str(1 << 40))
+        for pattern in ("error", "test_1[0-9]", "failed|passed"):
+            views = _views(path, pattern=pattern, budget=600)
+            found[streamed, pattern] = sorted(n for v in views for n in v.meta["matched_turns"])
+            assert found[streamed, pattern]
+    assert all(found[True, p] == found[False, p] for p in ("error", "test_1[0-9]", "failed|passed"))
+
+
+def _many_instructions(path: Path, n: int) -> Path:
+    base = {"sessionId": "s1", "cwd": "/w", "version": "2.0.0", "isSidechain": False, "userType": "external"}
+    out = []
+    for k in range(n):
+        ts = f"2025-01-01T10:{k // 60:02d}:{k % 60:02d}.000Z"
+        out.append(
+            {
+                **base,
+                "type": "user",
+                "uuid": f"u{k}",
+                "timestamp": ts,
+                "message": {"role": "user", "content": f"please do step {k} now"},
+            }
+        )
+        reply = {
+            "role": "assistant",
+            "id": f"m{k}",
+            "model": "claude-x",
+            "content": [{"type": "text", "text": f"done step {k}"}],
+        }
+        out.append({**base, "type": "assistant", "uuid": f"a{k}", "timestamp": ts, "message": reply})
+    path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    return path
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_long_list_of_instructions_is_summarised_and_listed_by_its_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    monkeypatch.setenv("WUU_CONV_STREAM_MIN", "0" if streamed else str(1 << 40))
+    path = _many_instructions(tmp_path / "s.jsonl", 300)
+    first = read_conversation(str(path), budget=800)
+    summary = next(line for line in first.text.split("\n") if line.startswith("(+"))
+    assert "instructions=true" in summary and "turns 3–" in summary and ", 5, " not in summary
+    assert len(summary) < 300
+    later = [n for n in first.meta["anchor_turns"] if n != 1]
+    views = _views(path, instructions=True, budget=300)
+    listed = sorted(n for v in views for n in (m for a, b in v.meta["instruction_turns"] for m in range(a, b + 1)))
+    assert listed == list(range(1, 601, 2))  # every human turn once, along the chain
+    assert views[-1].text.endswith("[no earlier instructions]")
+    assert set(later) <= set(listed)
+
+
+def test_wuu_conv_lists_instructions(tmp_path: Path) -> None:
+    path = _many_instructions(tmp_path / "s.jsonl", 12)
+    r = subprocess.run(
+        [sys.executable, "-m", "wuu_tools.cli", "conv", str(path), "--instructions", "--budget", "200"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "turn 23: please do step 11 now" in r.stdout
+    assert "instructions=true" in r.stdout  # the continuation
