@@ -53,6 +53,17 @@ def test_one_argument_with_shell_syntax_runs_as_a_shell_line(tmp_path: Path) -> 
     assert as_json["meta"]["exit_code"] == 0 and as_json["text"].endswith("\nb")
 
 
+def test_a_command_line_with_a_byte_that_is_not_utf8_runs(tmp_path: Path) -> None:
+    """An argument holding an undecodable byte (a file name in Latin-1, say) runs and its log is saved."""
+    for argv in ([b"run", b"printf 'x\\xff\\n'; echo \xff"], [b"run", b"echo", b"\xff"]):
+        r = subprocess.run(
+            [bytes(WUU), *argv], capture_output=True, timeout=120, cwd=tmp_path, env={**os.environ, "WUU_SESSION": "b1"}
+        )
+        assert r.returncode == 0, r.stderr.decode(errors="replace")
+        assert b"Traceback" not in r.stderr and r.stdout.startswith(b"[exit 0")
+        assert "\ufffd" in r.stdout.decode()  # the byte the program printed, shown as U+FFFD
+
+
 def test_a_timeout_says_how_to_raise_it_and_zero_means_none() -> None:
     r = wuu("run", "--timeout", "0.5", "sleep 30")
     verdict = r.stdout.splitlines()[0]

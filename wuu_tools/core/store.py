@@ -143,7 +143,7 @@ class Store:
     def _write_meta(self, ref: str, meta: dict[str, Any]) -> None:
         import tempfile  # only when writing (keeps a read quick to start)
 
-        data = json.dumps(meta, ensure_ascii=False, sort_keys=True).encode()
+        data = json.dumps(meta, sort_keys=True).encode()  # ASCII: a command's undecodable byte stays an escape
         fd, tmp = tempfile.mkstemp(dir=self._ensure("tmp"), prefix="meta-")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
