@@ -17,6 +17,7 @@ from threading import Lock
 from typing import Literal
 
 from ..core.budget import resolve_budget
+from ..core.env import env_int
 from ..core.errors import InvalidArgument, NotAFile, check_revision, clip, map_os_error, quote
 from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
@@ -53,10 +54,7 @@ STREAM_MIN = 8 * 1024 * 1024
 
 
 def _stream_min() -> int:
-    try:
-        return int(os.environ.get("WUU_CONV_STREAM_MIN", STREAM_MIN))
-    except ValueError:
-        return STREAM_MIN
+    return env_int("WUU_CONV_STREAM_MIN", STREAM_MIN, unit="bytes")
 
 
 _lock = Lock()
