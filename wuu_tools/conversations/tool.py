@@ -19,6 +19,7 @@ from typing import Literal
 from ..core.budget import resolve_budget
 from ..core.env import env_int
 from ..core.errors import InvalidArgument, NotAFile, check_revision, clip, map_os_error, quote
+from ..core.lineindex import large_revision
 from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..views.ceiling import fit_ceiling
@@ -26,7 +27,7 @@ from .detect import FORMATS, parse_transcript
 from .lazy import lazy_conversation
 from .model import Conversation
 from .render import TurnRenderer
-from .turnindex import HASH_SPAN, NotIndexed, index_session
+from .turnindex import NotIndexed, index_session
 from .view import Frame, first_view, instructions_view, older_view, pattern_view
 
 __all__ = ["FormatName", "read_conversation"]
@@ -164,7 +165,7 @@ def _conversation(path: str, fmt: str | None) -> tuple[Conversation, str, int]:
         with open(path, "rb") as fh:
             st = os.fstat(fh.fileno())
             if st.st_size >= _stream_min() and fmt in (None, "claude-code"):
-                current = "st-" + _large_revision(fh.fileno(), st)
+                current = "st-" + large_revision(fh, st)
                 hit = _cached((os.path.abspath(path), current, fmt))
                 if hit is not None:
                     return hit, current, st.st_size
@@ -188,13 +189,6 @@ def _conversation(path: str, fmt: str | None) -> tuple[Conversation, str, int]:
     if conv is None:
         conv = _keep(key, parse_transcript(data, path, fmt))
     return conv, current, len(data)
-
-
-def _large_revision(fd: int, st: os.stat_result) -> str:
-    digest = hashlib.blake2b(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode(), digest_size=10)
-    digest.update(os.pread(fd, HASH_SPAN, 0))
-    digest.update(os.pread(fd, HASH_SPAN, max(0, st.st_size - HASH_SPAN)))
-    return digest.hexdigest()
 
 
 def _cached(key: tuple[str, str, str | None]) -> Conversation | None:

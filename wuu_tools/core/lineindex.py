@@ -44,6 +44,7 @@ __all__ = [
     "count_for",
     "index_for",
     "key_of",
+    "large_revision",
     "prime_index",
 ]
 
@@ -116,11 +117,11 @@ def _build(fh: BinaryIO, st: os.stat_result) -> LineIndex:
         newlines=newlines,
         final_newline=last_byte == b"\n",
         marks=marks,
-        revision=digest.hexdigest()[:12] if content_hash else _large_revision(fh, st),
+        revision=digest.hexdigest()[:12] if content_hash else large_revision(fh, st),
     )
 
 
-def _large_revision(fh: BinaryIO, st: os.stat_result) -> str:
+def large_revision(fh: BinaryIO, st: os.stat_result) -> str:
     """Revision of a file too large to hash whole: its size, mtime, inode and first and last 64 KiB."""
     digest = hashlib.sha256(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode())
     digest.update(os.pread(fh.fileno(), CHUNK, 0))
@@ -146,7 +147,7 @@ def prime_index(path: str | os.PathLike[str], marks: array, newlines: int) -> bo
                 newlines=newlines,
                 final_newline=last == b"\n",
                 marks=marks,
-                revision=_large_revision(fh, st),
+                revision=large_revision(fh, st),
             )
     except OSError:
         return False
@@ -236,7 +237,7 @@ def count_for(fh: BinaryIO, st: os.stat_result) -> LineIndex:
     if newlines is None:
         return index_for(fh, st)
     last = os.pread(fh.fileno(), 1, st.st_size - 1)
-    idx = LineIndex(st.st_size, newlines, last == b"\n", None, _large_revision(fh, st))
+    idx = LineIndex(st.st_size, newlines, last == b"\n", None, large_revision(fh, st))
     _save_disk(key, idx)
     return _remember(key, idx)
 
