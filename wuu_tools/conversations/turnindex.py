@@ -18,12 +18,10 @@ never saved. Anything else (the file rewritten, shrunk) is indexed again from th
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import marshal
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -259,9 +257,9 @@ def _seal(st: State, fd: int, size: int) -> None:
     st["prefix"] = _digest(fd, max(0, end - HASH_SPAN), end)
 
 
-def _key_path(path: str, st: os.stat_result) -> Path:
+def _key_name(path: str, st: os.stat_result) -> str:
     name = hashlib.blake2b(f"{os.path.abspath(path)}:{st.st_dev}:{st.st_ino}".encode(), digest_size=12).hexdigest()
-    return current_store().root / "index" / f"conv-{name}.idx"
+    return f"conv-{name}.idx"
 
 
 def _digest(fd: int, start: int, end: int) -> bytes:
@@ -284,15 +282,6 @@ def _load(where: Path, fd: int, size: int) -> State | None:
     return st
 
 
-def _save(where: Path, data: bytes) -> None:
-    with contextlib.suppress(OSError):
-        where.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=where.parent, prefix="conv-")
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, where)
-
-
 def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
     """The index of the session open as ``fh``: the saved one, extended over what was appended, or a new one.
 
@@ -301,8 +290,8 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
     """
     fd = fh.fileno()
     size = stat.st_size
-    where = _key_path(path, stat)
-    st = _load(where, fd, size) or _fresh()
+    name = _key_name(path, stat)
+    st = _load(current_store().index_path(name), fd, size) or _fresh()
     saved_end = st["end"]
     snapshot = None
     st["fed"] = 0
@@ -317,5 +306,5 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
         if snapshot is None:
             _seal(st, fd, size)
             snapshot = marshal.dumps(st)
-        _save(where, snapshot)
+        current_store().save_index(name, snapshot, prefix="conv-")
     return st

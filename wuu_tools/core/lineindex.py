@@ -22,14 +22,12 @@ continuation), and cached as before.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import struct
 from array import array
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from .cancel import check_stop
@@ -157,14 +155,13 @@ def prime_index(path: str | os.PathLike[str], marks: array, newlines: int) -> bo
     return True
 
 
-def _disk_path(key: tuple[int, ...]) -> Path:
-    name = hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest()
-    return current_store().root / "index" / f"{name}.idx"
+def _disk_name(key: tuple[int, ...]) -> str:
+    return hashlib.blake2b(repr(key).encode(), digest_size=12).hexdigest() + ".idx"
 
 
 def _load_disk(key: tuple[int, ...]) -> LineIndex | None:
     try:
-        data = _disk_path(key).read_bytes()
+        data = current_store().index_path(_disk_name(key)).read_bytes()
     except OSError:
         return None
     head = len(_INDEX_MAGIC) + struct.calcsize("<6q?12s")
@@ -181,16 +178,9 @@ def _load_disk(key: tuple[int, ...]) -> LineIndex | None:
 
 
 def _save_disk(key: tuple[int, ...], idx: LineIndex) -> None:
-    path = _disk_path(key)
     header = struct.pack("<6q?12s", *key, idx.size, idx.newlines, idx.final_newline, idx.revision.encode()[:12])
-    import tempfile  # only when an index is written (keeps a small read quick to start)
-
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="idx-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(_INDEX_MAGIC + header + (idx.marks.tobytes() if idx.marks is not None else b""))
-        os.replace(tmp, path)
+    marks = idx.marks.tobytes() if idx.marks is not None else b""
+    current_store().save_index(_disk_name(key), _INDEX_MAGIC + header + marks)
 
 
 def _cached(key: tuple[int, ...], size: int, marks: bool) -> LineIndex | None:

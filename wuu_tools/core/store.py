@@ -7,7 +7,7 @@ Layout under the store root (``$WUU_STORE``, else ``$XDG_CACHE_HOME/wuu-tools``,
                                        or by a random 128-bit id when saved as a record (a command's log)
     objects/<kind>-<32 hex>.meta.json  optional facts about them (command, exit code, ...)
     tmp/                               writes in progress; renamed into objects/ when done
-    index/                             caches (line indexes of large files)
+    index/                             caches (line indexes of large files, turn indexes of large transcripts)
 
 Writes are atomic (temp file, then ``os.replace``), so concurrent writers never see or
 leave a partial object, and saving the same bytes twice yields the same reference. A
@@ -91,6 +91,22 @@ class Store:
         return path
 
     # -- writing ---------------------------------------------------------------------------
+
+    def index_path(self, name: str) -> Path:
+        """The path of the cache file ``name`` in ``index/`` (it may not exist)."""
+        return self.root / "index" / name
+
+    def save_index(self, name: str, data: bytes, prefix: str = "idx-") -> None:
+        """Write the cache file ``name`` in ``index/`` atomically; a cache that cannot be written is left out."""
+        import tempfile  # only when an index is written (keeps a small read quick to start)
+
+        path = self.index_path(name)
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
 
     def writer(self, kind: str, *, record: bool = False) -> StoreWriter:
         """A streaming writer; the reference exists once it is closed (``with`` block ends).
