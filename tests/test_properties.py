@@ -94,91 +94,76 @@ def _saved_chain(data: bytes, budget: int) -> list[ToolResult]:
     return _chain(read_saved(ref, budget=budget), read_saved)
 
 
-@SETTINGS
-@given(doc=documents(), budget=budgets)
-def test_budget_and_hard_cap(doc: tuple[bytes, list[str]], budget: int) -> None:
-    path, views = _file_chain(doc[0], budget)
-    try:
-        for v in views + _saved_chain(doc[0], budget):
-            # the budget is a ceiling, notices included; a budget below header + one line says so
-            assert v.tokens <= budget or TOO_SMALL in v.text
-            assert len(v.text.encode()) <= 51200
-    finally:
-        os.unlink(path)
+def _budget_and_hard_cap(views: list[ToolResult], budget: int) -> None:
+    for v in views:
+        # the budget is a ceiling, notices included; a budget below header + one line says so
+        assert v.tokens <= budget or TOO_SMALL in v.text
+        assert len(v.text.encode()) <= 51200
 
 
-@SETTINGS
-@given(doc=documents(), budget=budgets)
-def test_whole_lines_only(doc: tuple[bytes, list[str]], budget: int) -> None:
-    data, lines = doc
-    path, views = _file_chain(data, budget)
-    try:
-        for v in views:
-            partial = v.meta.get("partial_line")
-            start_char = v.continuation["args"].get("start_char", 0) if v.continuation else 0
-            for n, text in _pieces(v):
-                if n == partial:
-                    assert count_tokens(lines[n - 1]) > budget or start_char
-                    continue
-                if text != lines[n - 1]:  # only the tail of a line continued by start_char differs
-                    assert lines[n - 1].endswith(text)
-    finally:
-        os.unlink(path)
-
-
-@SETTINGS
-@given(doc=documents(), budget=budgets)
-def test_lossless_exactly_once(doc: tuple[bytes, list[str]], budget: int) -> None:
-    data, lines = doc
-    path, views = _file_chain(data, budget)
-    try:
-        for chain in (views, _saved_chain(data, budget)):
-            assert _reconstruct(chain) == dict(enumerate(lines, 1)) or (not lines and not _reconstruct(chain))
-            seen_whole: set[int] = set()
-            for v in chain:
-                new = {n for n, _ in _pieces(v)}
-                assert new or not lines, "a view showed nothing"
-                partial = v.meta.get("partial_line")
-                whole = new - {partial}
-                assert not (whole & seen_whole), "a line was shown twice"
-                seen_whole |= whole
-    finally:
-        os.unlink(path)
-
-
-@SETTINGS
-@given(doc=documents(), budget=budgets)
-def test_efficient_fill(doc: tuple[bytes, list[str]], budget: int) -> None:
-    data, lines = doc
-    path, views = _file_chain(data, budget)
-    try:
-        for v in views[:-1]:
-            body = [ln for ln in v.text.split("\n") if NUMBERED.match(ln)]
-            used = count_tokens("\n".join(body))
-            if used >= 0.7 * budget:
+def _whole_lines_only(views: list[ToolResult], lines: list[str], budget: int) -> None:
+    for v in views:
+        partial = v.meta.get("partial_line")
+        start_char = v.continuation["args"].get("start_char", 0) if v.continuation else 0
+        for n, text in _pieces(v):
+            if n == partial:
+                assert count_tokens(lines[n - 1]) > budget or start_char
                 continue
-            # Whole lines only: a view may stop short only because the next whole line did not fit.
-            shown = {n for n, _ in _pieces(v)}
-            boundary = [n for n in (max(shown) + 1, min(shown) - 1) if 1 <= n <= len(lines) and n not in shown]
-            for a, b in v.meta["omitted"]:
-                boundary += [a, b]
-            # (3 tokens of slack: joining lines with newlines can merge or split a token at each seam)
-            # (the notices count: what is left of the budget is what the whole view has not used)
-            left = budget - v.tokens
-            assert any(count_tokens(f"{n}\t{lines[n - 1]}") + 3 > left for n in boundary), (used, budget)
-    finally:
-        os.unlink(path)
+            if text != lines[n - 1]:  # only the tail of a line continued by start_char differs
+                assert lines[n - 1].endswith(text)
+
+
+def _lossless_exactly_once(chain: list[ToolResult], lines: list[str]) -> None:
+    assert _reconstruct(chain) == dict(enumerate(lines, 1)) or (not lines and not _reconstruct(chain))
+    seen_whole: set[int] = set()
+    for v in chain:
+        new = {n for n, _ in _pieces(v)}
+        assert new or not lines, "a view showed nothing"
+        partial = v.meta.get("partial_line")
+        whole = new - {partial}
+        assert not (whole & seen_whole), "a line was shown twice"
+        seen_whole |= whole
+
+
+def _efficient_fill(views: list[ToolResult], lines: list[str], budget: int) -> None:
+    for v in views[:-1]:
+        body = [ln for ln in v.text.split("\n") if NUMBERED.match(ln)]
+        used = count_tokens("\n".join(body))
+        if used >= 0.7 * budget:
+            continue
+        # Whole lines only: a view may stop short only because the next whole line did not fit.
+        shown = {n for n, _ in _pieces(v)}
+        boundary = [n for n in (max(shown) + 1, min(shown) - 1) if 1 <= n <= len(lines) and n not in shown]
+        for a, b in v.meta["omitted"]:
+            boundary += [a, b]
+        # (3 tokens of slack: joining lines with newlines can merge or split a token at each seam)
+        # (the notices count: what is left of the budget is what the whole view has not used)
+        left = budget - v.tokens
+        assert any(count_tokens(f"{n}\t{lines[n - 1]}") + 3 > left for n in boundary), (used, budget)
 
 
 @SETTINGS
 @given(doc=documents(), budget=budgets)
-def test_deterministic(doc: tuple[bytes, list[str]], budget: int) -> None:
-    path, views = _file_chain(doc[0], budget)
+def test_every_chain_keeps_the_invariants(doc: tuple[bytes, list[str]], budget: int) -> None:
+    """Budget and hard cap, whole lines, lossless exactly once, efficient fill, determinism.
+
+    One file chain and one saved chain per draw, every invariant checked on both (one test rather than
+    five: each used to rebuild the same chains of the same derandomized draws, most of the suite's time).
+    """
+    data, lines = doc
+    path, views = _file_chain(data, budget)
     try:
+        saved = _saved_chain(data, budget)
+        _budget_and_hard_cap(views + saved, budget)
+        _whole_lines_only(views, lines, budget)
+        for chain in (views, saved):
+            _lossless_exactly_once(chain, lines)
+        _efficient_fill(views, lines, budget)
+        # deterministic: the same reads give the same views, text and envelope
         again = _chain(read_file(path, budget=budget), read_file)
         assert [v.text for v in views] == [v.text for v in again]
         assert [v.to_dict() for v in views] == [v.to_dict() for v in again]
-        assert [v.text for v in _saved_chain(doc[0], budget)] == [v.text for v in _saved_chain(doc[0], budget)]
+        assert [v.text for v in saved] == [v.text for v in _saved_chain(data, budget)]
     finally:
         os.unlink(path)
 
