@@ -30,9 +30,9 @@ SLACK_S = 1.0
 """Added to PROMPT_S where a test times a whole process (its start, a busy shared CI machine)."""
 
 
-def _slow_log(tree: Marked, tmp: Path) -> str:
-    """Save a log of ~12 MB (a line of 38 ``a``s and a ``b``, then random lines of ``a`` and ``b``); its ref."""
-    noise = bytes(b"ab"[x & 1] for x in os.urandom(LOG_BYTES))
+def _slow_log(tree: Marked, tmp: Path, size: int = LOG_BYTES) -> str:
+    """Save a log of ``size`` bytes (a line of 38 ``a``s and a ``b``, then random lines of ``a`` and ``b``); its ref."""
+    noise = bytes(b"ab"[x & 1] for x in os.urandom(size))
     lines = b"\n".join(noise[i : i + 60] for i in range(0, len(noise), 60))
     path = tmp / "slow.log"
     path.write_bytes(b"a" * 38 + b"b\n" + lines + b"\n")
@@ -55,7 +55,7 @@ def _server_cpu(tree: Marked) -> float:
 
 
 def test_the_python_api_and_the_cli_return_on_a_backtracking_pattern(tree: Marked, tmp_path: Path) -> None:
-    ref = _slow_log(tree, tmp_path)
+    ref = _slow_log(tree, tmp_path, 2 << 20)  # the backtracking line is the first: 2 MB is enough to return on
     code = (
         "import sys, time\nfrom wuu_tools import read_saved\n"
         "t = time.monotonic(); r = read_saved(sys.argv[1], pattern=sys.argv[2])\n"
@@ -72,7 +72,7 @@ def test_the_python_api_and_the_cli_return_on_a_backtracking_pattern(tree: Marke
 
 
 def test_unsupported_constructs_are_named(tree: Marked, tmp_path: Path) -> None:
-    ref = _slow_log(tree, tmp_path)
+    ref = _slow_log(tree, tmp_path, 1 << 16)
     for pattern, named in ((r"(a)\1", "backreference"), ("a(?=b)", "lookahead"), ("(?<!a)b", "lookbehind")):
         done = subprocess.run(wuu_argv("saved", ref, "-p", pattern), env=tree.env, capture_output=True, text=True)
         assert done.returncode == 2 and named in done.stderr, done.stderr
