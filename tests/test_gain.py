@@ -232,37 +232,13 @@ def _masked(text: str) -> str:
     return _REF.sub("log-REF", re.sub(r"\d+(\.\d+)? ?(ms|s)\b", "T", text))
 
 
-def _same_but_the_fit(a: str, b: str) -> bool:
-    """The two views of one output are equal, or equal but for a line at the edges of its head and tail.
-
-    A log's reference is a random id, and its tokens in the view's call may move the head/tail fit by
-    one line (``[tail: lines 39,524-…]`` one run, ``39,523`` the next), with or without a ledger.
-    """
-    la, lb = _masked(a).split("\n"), _masked(b).split("\n")
-    if la == lb:
-        return True
-
-    def notices(lines: list[str]) -> list[str]:
-        return [re.sub(r"\d[\d,]*", "N", x) for x in lines if x.startswith("[")]
-
-    def edges(lines: list[str]) -> set[str]:  # the output lines next to a notice: where a cut ends
-        return {
-            x
-            for j, x in enumerate(lines)
-            if not x.startswith("[") and any(y.startswith("[") for y in lines[max(0, j - 1) : j] + lines[j + 1 : j + 2])
-        }
-
-    moved = {x for x in la if not x.startswith("[")} ^ {x for x in lb if not x.startswith("[")}
-    return la[0] == lb[0] and notices(la) == notices(lb) and len(moved) <= 2 and moved <= edges(la) | edges(lb)
-
-
 @pytest.mark.parametrize("line", ["seq 1 40000", "seq 1 40000; exit 3"])
 def test_an_unwritable_ledger_changes_nothing_but_one_note(store_dir: Path, tmp_path: Path, line: str) -> None:
     good = wuu("run", line, env=_env(WUU_STORE=str(tmp_path / "good")))
     (store_dir / "ledger" / "gain.jsonl").mkdir(parents=True)  # the ledger's path is a folder: no write can work
     bad = wuu("run", line)
     assert bad.returncode == good.returncode == (3 if "exit 3" in line else 0)
-    assert _same_but_the_fit(bad.stdout, good.stdout), (bad.stdout[:300], good.stdout[:300])
+    assert _masked(bad.stdout) == _masked(good.stdout)  # (a reference costs the same tokens on every run)
     notes = bad.stderr.strip().split("\n")
     assert len(notes) == 1 and notes[0].startswith("wuu: the gain ledger was not written"), bad.stderr
     log = _REF.search(bad.stdout).group()  # type: ignore[union-attr]

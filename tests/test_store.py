@@ -152,3 +152,23 @@ def test_a_records_short_reference_is_unique_when_it_is_handed_out(tmp_path: Pat
         refs.add(w.ref)
         assert store.path(w.ref).read_bytes() == f"run {i}\n".encode()
     assert len(refs) == 200 and all(len(r) == len("log-") + 8 for r in refs)
+
+
+def test_a_records_reference_costs_the_same_tokens_whatever_is_drawn(tmp_path: Path) -> None:
+    """A command's log is named by a random id; its short form costs the same tokens on every draw.
+
+    Otherwise the same output is cut one line apart from one run to the next (where the reference
+    is counted against the budget).
+    """
+    from wuu_tools.core.budget import count_tokens
+
+    store = Store(tmp_path / "s")
+    costs = set()
+    for _ in range(300):
+        w = store.writer("log", record=True)
+        w.write(b"x\n")
+        ref = store.short(w.close())
+        assert ref.startswith("log-") and ref[4:].isdigit() and len(ref) == 12, ref
+        for shown in (f'read_saved(ref="{ref}", start_line=2)', f"wuu saved {ref} --start-line 2", f"[saved {ref} ·"):
+            costs.add((shown.split(ref)[0], count_tokens(shown)))
+    assert len(costs) == 3, costs  # one cost per context

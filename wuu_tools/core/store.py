@@ -268,9 +268,14 @@ class Store:
 
 
 def _random_id(store: Store, kind: str) -> str:
-    """A random id whose short form no object in the store shares yet."""
+    """A random id whose short form no object in the store shares yet.
+
+    Drawn from decimal digits (still hex, as every reference is): eight digits are three tokens whatever
+    they are, where eight hex digits are three to nine, so the same output gets the same view on every
+    run instead of one that moves a line at a cut's edge with the token count of its reference.
+    """
     while True:
-        digest = os.urandom(16).hex()
+        digest = f"{int.from_bytes(os.urandom(14), 'big') % 10**32:032d}"
         if not store._named(f"{kind}-{digest[:SHORT_HEX]}"):
             return digest
 
