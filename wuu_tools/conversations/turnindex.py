@@ -29,7 +29,7 @@ from ..core.cancel import check_stop
 from ..core.store import current_store
 from .claude import looks_like_claude, read_record
 from .codex import looks_like_old_codex
-from .formats import line_kind
+from .kinds import line_kind
 from .model import ToolOutput, Turn, TurnBuilder
 from .turninfo import TEXT_KEEP, flat
 from .turninfo import call_info as _call_info
