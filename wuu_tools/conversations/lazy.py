@@ -10,6 +10,7 @@ and decodes only the turns holding a matching line.
 
 from __future__ import annotations
 
+import mmap
 import os
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
@@ -17,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from threading import Lock
 from typing import Any, overload
 
-from ..core.pattern import compile_pattern
+from ..core.pattern import Pattern, compile_pattern
 from .claude import read_record
 from .infotable import InfoTable
 from .model import Conversation, ToolCall, ToolOutput, Turn, TurnBuilder
@@ -136,19 +137,10 @@ class LazyTurns(Sequence[Turn]):
         rx = compile_pattern(pattern)
         hits: set[int] = set()
         with open(self.path, "rb") as fh:
-            base = 0
-            rest = b""
-            while True:
-                block = fh.read(_SEARCH_BLOCK)
-                if not block and not rest:
-                    break
-                data = rest + block
-                cut = data.rfind(b"\n") + 1 if block else len(data)
-                hits.update(base + start for start in rx.line_starts(data, 0, cut))
-                base += cut
-                rest = data[cut:]
-                if not block:
-                    break
+            size = os.fstat(fh.fileno()).st_size
+            if size:
+                with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                    _line_hits(rx, data, size, hits)
         if not hits:
             return []
         c = self.infos.cols.cols
@@ -156,6 +148,27 @@ class LazyTurns(Sequence[Turn]):
         found = {number.get(c["entry"][k]) for k, off in enumerate(c["off"]) if off in hits}
         found.discard(None)
         return sorted(found)  # type: ignore[type-var]
+
+
+def _line_hits(rx: Pattern, data: mmap.mmap, size: int, hits: set[int]) -> None:
+    """Add to ``hits`` where each line of ``data`` holding a match starts, a block at a time.
+
+    The file is mapped, not read: RE2 searches the mapped bytes in place, and each block's pages
+    are let go once searched, so the process holds one block of the file however big it is.
+    """
+    base = 0
+    drop = getattr(mmap, "MADV_DONTNEED", None)
+    while base < size:
+        end = min(base + _SEARCH_BLOCK, size)
+        cut = data.rfind(b"\n", base, end) + 1 if end < size else size
+        if cut <= base:  # a line longer than the block: search up to its end
+            nl = data.find(b"\n", end)
+            cut = size if nl < 0 else nl + 1
+        hits.update(rx.line_starts(data, base, cut))
+        if drop is not None:
+            start = base - base % mmap.PAGESIZE
+            data.madvise(drop, start, cut - start)
+        base = cut
 
 
 def lazy_conversation(path: str, st: State) -> Conversation:
