@@ -195,28 +195,31 @@ class Columns:
 
     # saving and loading
 
-    def to_bytes(self, extra: dict[str, Any]) -> bytes:
-        """The columns (the open entry closed) and ``extra`` as one file; spans grouped by entry."""
+    def to_pieces(self, extra: dict[str, Any]) -> list[Any]:
+        """The columns (the open entry closed) and ``extra`` as the pieces of one file; spans grouped by entry.
+
+        The pieces are the columns themselves, not copies: write them before the columns change.
+        """
         self.close()
         self.sort_spans()
         c = self.cols
-        parts: list[bytes] = []
+        parts: list[Any] = []
         where: dict[str, tuple[str, int, int]] = {}
         at = 0
         for key in (*ENTRY, *CALL, *SPAN):
             col = c[key]
             blobs = [("d", col.data), ("e", col.ends)] if isinstance(col, StrColumn) else [("", col)]
             for tag, blob in blobs:
-                raw = bytes(blob) if isinstance(blob, bytearray) else blob.tobytes()
-                where[key + tag] = (getattr(blob, "typecode", "B"), at, len(raw))
-                parts.append(raw)
-                at += len(raw)
+                n = len(blob) * getattr(blob, "itemsize", 1)
+                where[key + tag] = (getattr(blob, "typecode", "B"), at, n)
+                parts.append(blob)
+                at += n
         head = marshal.dumps({"table": self.table, "count": self.count, "where": where, "extra": extra})
-        return len(head).to_bytes(8, "little") + head + b"".join(parts)
+        return [len(head).to_bytes(8, "little") + head, *parts]
 
     @classmethod
     def from_bytes(cls, data: bytes, writable: bool) -> tuple[Columns, dict[str, Any]]:
-        """Columns saved by :meth:`to_bytes` and their ``extra``; read-only views of ``data`` unless ``writable``."""
+        """Columns saved by :meth:`to_pieces` and their ``extra``; read-only views of ``data`` unless ``writable``."""
         size = int.from_bytes(data[:8], "little")
         head = marshal.loads(data[8 : 8 + size])
         body = memoryview(data)[8 + size :]

@@ -192,13 +192,15 @@ def load_line(raw: bytes) -> Any:
         return json.loads(raw.decode("utf-8", "replace").lstrip("\ufeff"))
 
 
-def feed(st: State, fh: Any, size: int) -> bytes | None:
+def feed(st: State, fh: Any, size: int, name: str) -> bool:
     """Read the file from ``st["end"]`` to ``size`` into the state (``end`` moves over whole lines only).
 
-    Returns the state as it was before a partly written last line (marshalled, to be saved), if there is one.
+    Before a partly written last line, the state read so far is saved as index ``name`` (when it
+    read any whole line); returns whether it was.
     """
     ix = _Indexer(st)
-    snapshot = None
+    saved = False
+    start = st["end"]
     fh.seek(st["end"])
     off = st["end"]
     lineno = st["lines"]
@@ -211,9 +213,10 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
         length = len(raw)
         lineno += 1
         whole = raw.endswith(b"\n")
-        if not whole:
+        if not whole and st["end"] != start:
             _seal(st, fh.fileno(), size)
-            snapshot = _pack(st)
+            _save(st, name)
+            saved = True
         if raw[:1] == b"{" or raw.strip():
             try:
                 rec = load_line(raw)
@@ -250,7 +253,7 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
             st["end"], st["lines"] = off, lineno
         if off >= size:
             break
-    return snapshot
+    return saved
 
 
 def _seal(st: State, fd: int, size: int) -> None:
@@ -270,13 +273,12 @@ def _digest(fd: int, start: int, end: int) -> bytes:
     return hashlib.blake2b(os.pread(fd, end - start, start), digest_size=16).digest()
 
 
-def _pack(st: State) -> bytes:
-    """The state as the bytes of its index file (the open entry closed for that, and opened again)."""
+def _save(st: State, name: str) -> None:
+    """Save the state as index file ``name`` (the open entry closed to write it, and opened again)."""
     extra = {k: v for k, v in st.items() if k not in ("cols", "calls")}
     extra["calls"] = marshal.dumps(st["calls"])  # unpacked only to read an appended tail
-    data = st["cols"].to_bytes(extra)
+    current_store().save_index(name, st["cols"].to_pieces(extra), prefix="conv-")
     st["cols"].reopen()
-    return data
 
 
 def _load(where: Path, fd: int, size: int) -> State | None:
@@ -315,7 +317,7 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
     name = _key_name(path, stat)
     st = _load(current_store().index_path(name), fd, size) or _fresh()
     saved_end = st["end"]
-    snapshot = None
+    saved = False
     st["fed"] = 0
     if st["end"] < size:
         head = os.pread(fd, 4096, st["end"]) if st["end"] == 0 else b"{"
@@ -323,15 +325,13 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
             raise NotIndexed("not JSON Lines")
         if "data" in st:
             _writable(st)
-        snapshot = feed(st, fh, size)
+        saved = feed(st, fh, size, name)
     st.pop("data", None)
     if not st["reads"] or st["unread"] >= st["reads"] or not st["cols"].count:
         raise NotIndexed("not mostly Claude Code session lines")
-    if st["end"] != saved_end:
-        if snapshot is None:
-            _seal(st, fd, size)
-            snapshot = _pack(st)
-        current_store().save_index(name, snapshot, prefix="conv-")
+    if st["end"] != saved_end and not saved:
+        _seal(st, fd, size)
+        _save(st, name)
     if isinstance(st["cols"].cols["entry"], array):
         st["cols"].close()
         st["cols"].sort_spans()
