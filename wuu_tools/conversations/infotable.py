@@ -32,7 +32,9 @@ class InfoTable(Sequence[TurnInfo]):
         if mixed:
             full = (int.from_bytes(full, "little") | int.from_bytes(bytes(c["mix"]), "little")).to_bytes(n, "little")
         self.kept: list[int] = list(compress(range(n), full))
-        self._sub = cols.sid("sub-agent")
+        self._humans: list[int] | None = None
+        self._span: tuple[str, str] | bool | None = False  # False: not computed yet
+        self._counts: dict[int, tuple[Counter[str], Counter[str], int]] = {}
 
     def __len__(self) -> int:
         return len(self.kept)
@@ -72,14 +74,24 @@ class InfoTable(Sequence[TurnInfo]):
         return "sub-agent" if self.mixed and c["mix"][e] else self.cols.s(c["kind"][e])
 
     def human_numbers(self) -> list[int]:
-        """The numbers of the turns that are human instructions."""
+        """The numbers of the turns that are human instructions (computed once)."""
+        if self._humans is None:
+            self._humans = self._human_numbers()
+        return self._humans
+
+    def _human_numbers(self) -> list[int]:
         c = self.cols.cols
         human, mix = c["human"], c["mix"]
         mixed = self.mixed
         return [n for n, e in enumerate(self.kept, 1) if human[e] and not (mixed and mix[e])]
 
     def time_span(self) -> tuple[str, str] | None:
-        """The earliest and latest time of the turns, if any has one."""
+        """The earliest and latest time of the turns, if any has one (computed once)."""
+        if self._span is False:
+            self._span = self._time_span()
+        return self._span  # type: ignore[return-value]
+
+    def _time_span(self) -> tuple[str, str] | None:
         c = self.cols.cols
         has, ends, data = c["has_ts"], c["ts"].ends, c["ts"].data
         stamps = [bytes(data[ends[e - 1] if e else 0 : ends[e]]) for e in self.kept if has[e]]
@@ -88,10 +100,15 @@ class InfoTable(Sequence[TurnInfo]):
         return min(stamps).decode("utf-8", "surrogatepass"), max(stamps).decode("utf-8", "surrogatepass")
 
     def counts(self, hi: int) -> tuple[Counter[str], Counter[str], int]:
-        """Turns by role, tool calls by name and failed calls, over turns ``1 .. hi``."""
+        """Turns by role, tool calls by name and failed calls, over turns ``1 .. hi`` (once for each ``hi``)."""
+        if hi not in self._counts:
+            self._counts[hi] = self._count(hi)
+        return self._counts[hi]
+
+    def _count(self, hi: int) -> tuple[Counter[str], Counter[str], int]:
         c, s = self.cols.cols, self.cols.s
         entries = self.kept[:hi]
-        roles = Counter(s(r) for r in (c["role"][e] for e in entries))
+        roles = Counter({s(r): n for r, n in Counter(map(c["role"].__getitem__, entries)).items()})
         a = c["calls"][entries[0]] if entries else 0
         b = self.cols.calls_end(entries[-1]) if entries else 0
         tools: Counter[str] = Counter()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import overload
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_count, fit_prefix
 from ..core.text import plural, ranges
@@ -19,7 +20,7 @@ from .model import Conversation, Turn
 from .render import TurnRenderer, index_line
 from .turninfo import TurnInfo, counts, human_numbers, infos_of
 
-__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "instruction_lines", "one_line"]
+__all__ = ["BYTE_ROOM", "SomeInfos", "anchor_lines", "index_lines", "instruction_lines", "one_line"]
 
 BYTE_ROOM = HARD_CAP_BYTES - 4096
 """Bytes a view's body may use: the hard cap less room for its header and closing line."""
@@ -70,17 +71,37 @@ def anchor_lines(
         lines.append(f"… (the {what} continue: {plural(len(body) - keep, 'more line')}; {r.whole(first)})")
     anchors = [first.number]
     infos = infos_of(conv)
-    later = [infos[n - 1] for n in human_numbers(infos) if first.number < n < before]
+    later = [n for n in human_numbers(infos) if first.number < n < before]
     if later:
-        entries = instruction_lines(later, max(30, budget * 12 // 100), BYTE_ROOM // 6)
+        entries = instruction_lines(SomeInfos(infos, later), max(30, budget * 12 // 100), BYTE_ROOM // 6)
         shown = later[len(later) - len(entries) :] if entries else []
         lines.append("[later instructions from the user]")
         if len(shown) < len(later):
-            skipped = [t.number for t in later[: len(later) - len(shown)]]
-            lines.append(_skipped_text(skipped, listing, shown[0].number if shown else before))
+            skipped = later[: len(later) - len(shown)]
+            lines.append(_skipped_text(skipped, listing, shown[0] if shown else before))
         lines.extend(entries)
-        anchors.extend(t.number for t in shown)
+        anchors.extend(shown)
     return lines, anchors
+
+
+class SomeInfos(Sequence[TurnInfo]):
+    """The infos of turns ``numbers``, each read when asked for (a long session's instructions are many)."""
+
+    def __init__(self, infos: Sequence[TurnInfo], numbers: list[int]) -> None:
+        self.infos = infos
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, i: int) -> TurnInfo: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[TurnInfo]: ...
+    def __getitem__(self, i: int | slice) -> TurnInfo | Sequence[TurnInfo]:
+        if isinstance(i, slice):
+            return SomeInfos(self.infos, self.numbers[i])
+        return self.infos[self.numbers[i] - 1]
 
 
 LISTED_RANGES = 8

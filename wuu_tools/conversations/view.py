@@ -24,7 +24,7 @@ from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.text import human_size, plural, ranges, thousands
 from .lazy import LazyTurns
 from .model import Conversation, Turn
-from .outline import BYTE_ROOM, anchor_lines, index_lines, instruction_lines
+from .outline import BYTE_ROOM, SomeInfos, anchor_lines, index_lines, instruction_lines
 from .render import COMPACT, LEVELS, NORMAL, TINY, Level, TurnRenderer, hit_lines, turn_label
 from .turninfo import human_numbers, infos_of, time_span
 
@@ -328,15 +328,14 @@ def instructions_view(conv: Conversation, frame: Frame, before: int | None) -> T
         raise InvalidArgument(f"before_turn must be between 1 and {total + 1}, not {before}")
     lead = _lead(conv, frame, "human instructions" + (f" before turn {before}" if before else ""))
     infos = infos_of(conv)
-    later = [infos[n - 1] for n in human_numbers(infos) if n < hi]
+    later = SomeInfos(infos, [n for n in human_numbers(infos) if n < hi])
     if not later:
         return _result([*lead, "(no human instructions in these turns)"], frame, conv, [], None, instruction_turns=[])
     room = frame.budget - count_tokens("\n".join(lead)) - _footer_reserve(frame, hi)
     entries = instruction_lines(later, room, BYTE_ROOM) or instruction_lines(later[-1:], 1 << 30, 1 << 30)
-    shown = later[len(later) - len(entries) :]
-    cont = frame.cont(shown[0].number) if len(shown) < len(later) else None
+    numbers = later.numbers[len(later) - len(entries) :]
+    cont = frame.cont(numbers[0]) if len(numbers) < len(later) else None
     tail = f"[earlier instructions: {call_text(cont)}]" if cont else "[no earlier instructions]"
-    numbers = [t.number for t in shown]
     return _fit_total([*lead, *entries, tail], frame, conv, numbers, cont, instruction_turns=ranges(numbers))
 
 
