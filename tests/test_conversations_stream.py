@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from array import array
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,10 @@ from wuu_tools.conversations import read_conversation
 from wuu_tools.conversations.detect import parse_transcript
 from wuu_tools.conversations.lazy import LazyTurns, lazy_conversation
 from wuu_tools.conversations.model import Conversation
+from wuu_tools.conversations.render import hit_lines
 from wuu_tools.conversations.turnindex import index_session
 from wuu_tools.conversations.turninfo import info_of
+from wuu_tools.core.pattern import compile_pattern
 
 gen = transcript_generator()
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "claude_session.jsonl"
@@ -239,3 +242,36 @@ def test_the_real_session_reads_the_same_appended_at_every_line(realdata: Path, 
         with path.open("ab") as fh:
             fh.write(b"".join(lines[cut:]))
         assert_same(path)
+
+
+@pytest.mark.parametrize("block", [256, 1 << 23])
+def test_pattern_search_in_small_blocks_and_without_a_last_newline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """Blocks end at a line end (a line longer than a block is searched whole); a last line needs no newline."""
+    from wuu_tools.conversations import lazy
+
+    monkeypatch.setattr(lazy, "_SEARCH_BLOCK", block)
+    lines = _session_lines(gen.write_claude(gen.session(seed=7, steps=60), tmp_path / "src.jsonl"))
+    path = tmp_path / "s.jsonl"
+    last_line = _rec("user", 59, {"role": "user", "content": "zebra words at the very end"})
+    path.write_bytes(b"".join(lines) + last_line.rstrip(b"\n"))
+    conv, _ = _streamed(path)
+    assert isinstance(conv.turns, LazyTurns)
+    whole = parse_transcript(path.read_bytes(), str(path))
+    for pattern in ("error", "test_1[0-9]", "failed|passed"):
+        rx = compile_pattern(pattern)
+        expected = [t.number for t in whole.turns if hit_lines(t, rx, 1 << 30)[1]]
+        got = conv.turns.candidates(pattern)
+        assert got is not None and set(expected) <= set(got), pattern
+    assert conv.turns.candidates("zebra") == [len(conv.turns)]  # the last line, without a newline
+
+
+def test_an_unchanged_session_is_viewed_in_place(tmp_path: Path) -> None:
+    path = gen.write_claude(gen.session(seed=8, steps=30), tmp_path / "s.jsonl")
+    _, built = _streamed(path)
+    assert isinstance(built["cols"].cols["line"], array)  # built in memory
+    _, st = _streamed(path)
+    assert st["fed"] == 0
+    assert all(isinstance(col, memoryview) for col in (st["cols"].cols["line"], st["cols"].cols["text"].data))
+    assert_same(path)
