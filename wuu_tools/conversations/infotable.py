@@ -93,8 +93,10 @@ class InfoTable(Sequence[TurnInfo]):
 
     def _time_span(self) -> tuple[str, str] | None:
         c = self.cols.cols
-        has, ends, data = c["has_ts"], c["ts"].ends, c["ts"].data
-        stamps = [bytes(data[ends[e - 1] if e else 0 : ends[e]]) for e in self.kept if has[e]]
+        has, data = c["has_ts"], bytes(c["ts"].data)
+        ends = c["ts"].ends.tolist()
+        starts = [0, *ends[:-1]]
+        stamps = [data[starts[e] : ends[e]] for e in self.kept if has[e]]
         if not stamps:
             return None
         return min(stamps).decode("utf-8", "surrogatepass"), max(stamps).decode("utf-8", "surrogatepass")
