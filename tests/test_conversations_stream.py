@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from array import array
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,10 @@ from wuu_tools.conversations import read_conversation
 from wuu_tools.conversations.detect import parse_transcript
 from wuu_tools.conversations.lazy import LazyTurns, lazy_conversation
 from wuu_tools.conversations.model import Conversation
+from wuu_tools.conversations.render import hit_lines
 from wuu_tools.conversations.turnindex import index_session
 from wuu_tools.conversations.turninfo import info_of
+from wuu_tools.core.pattern import compile_pattern
 
 gen = transcript_generator()
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "claude_session.jsonl"
@@ -49,7 +52,7 @@ def assert_same(path: Path) -> Conversation:
         assert getattr(lazy, attr) == getattr(whole, attr), attr
     assert lazy.facts == whole.facts
     assert len(lazy.turns) == len(whole.turns)
-    assert lazy.infos == [info_of(t) for t in whole.turns]
+    assert list(lazy.infos) == [info_of(t) for t in whole.turns]
     for mine, theirs in zip(lazy.turns, whole.turns, strict=True):
         assert asdict(mine) == asdict(theirs), mine.number
     return lazy
@@ -185,3 +188,90 @@ def test_wuu_conv_lists_instructions(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "turn 23: please do step 11 now" in r.stdout
     assert "instructions=true" in r.stdout  # the continuation
+
+
+def _rec(kind: str, n: int, message: dict[str, Any], **extra: Any) -> bytes:
+    rec = {
+        "type": kind,
+        "uuid": f"u{n}",
+        "sessionId": "s",
+        "timestamp": f"2025-01-01T00:00:{n:02d}Z",
+        "message": message,
+    }
+    return (json.dumps({**rec, **extra}) + "\n").encode()
+
+
+def _tricky_session() -> list[bytes]:
+    """Lines the columns must store and give back exactly: escapes, non-BMP and lone surrogates, joined pieces."""
+    text = 'a "quoted" \\ path C:\\x, tab\t, emoji \U0001f600, lone \udc80 surrogate, 日本語'
+    lines = [_rec("user", 1, {"role": "user", "content": text})]
+    for n in range(2, 12, 3):
+        mid = {"id": f"msg{n}", "model": "claude-x", "role": "assistant"}
+        lines.append(_rec("assistant", n, {**mid, "content": [{"type": "thinking", "thinking": f"think \u00e9 {n}"}]}))
+        lines.append(_rec("assistant", n + 1, {**mid, "content": [{"type": "text", "text": f'say "{n}" \\n'}]}))
+        call = {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": f'echo "\u2603 {n}"'}}
+        lines.append(_rec("assistant", n + 2, {**mid, "content": [call]}))
+        result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": f"Exit code {n % 2}\n\udc81 out"}
+        lines.append(_rec("user", n + 2, {"role": "user", "content": [result]}))
+    orphan = {"type": "tool_result", "tool_use_id": "nobody", "content": "late \U0001f680"}
+    lines.append(_rec("user", 30, {"role": "user", "content": [orphan]}))
+    lines.append(_rec("user", 31, {"role": "user", "content": "and now? \u2028 done"}, isSidechain=True))
+    return lines
+
+
+def test_escapes_surrogates_and_joined_pieces_read_the_same_at_every_append_point(tmp_path: Path) -> None:
+    lines = _tricky_session()
+    path = tmp_path / "live.jsonl"
+    for cut in range(1, len(lines)):
+        path.write_bytes(b"".join(lines[:cut]))
+        assert_same(path)
+        with path.open("ab") as fh:  # the rest appended: the saved index reopened at its newest turn
+            fh.write(b"".join(lines[cut:]))
+        conv = assert_same(path)
+        assert [t.role for t in conv.turns][:3] == ["user", "assistant", "assistant"]
+    assert "\udc80" in conv.turns[0].text and "\U0001f600" in conv.infos[0].text
+
+
+def test_the_real_session_reads_the_same_appended_at_every_line(realdata: Path, tmp_path: Path) -> None:
+    lines = _session_lines(realdata / "transcripts" / REAL[0])
+    path = tmp_path / "live.jsonl"
+    first = next(n for n, line in enumerate(lines, 1) if json.loads(line).get("type") == "user")
+    for cut in range(first, len(lines), 4):
+        path.write_bytes(b"".join(lines[:cut]))
+        _streamed(path)
+        with path.open("ab") as fh:
+            fh.write(b"".join(lines[cut:]))
+        assert_same(path)
+
+
+@pytest.mark.parametrize("block", [256, 1 << 23])
+def test_pattern_search_in_small_blocks_and_without_a_last_newline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """Blocks end at a line end (a line longer than a block is searched whole); a last line needs no newline."""
+    from wuu_tools.conversations import lazy
+
+    monkeypatch.setattr(lazy, "_SEARCH_BLOCK", block)
+    lines = _session_lines(gen.write_claude(gen.session(seed=7, steps=60), tmp_path / "src.jsonl"))
+    path = tmp_path / "s.jsonl"
+    last_line = _rec("user", 59, {"role": "user", "content": "zebra words at the very end"})
+    path.write_bytes(b"".join(lines) + last_line.rstrip(b"\n"))
+    conv, _ = _streamed(path)
+    assert isinstance(conv.turns, LazyTurns)
+    whole = parse_transcript(path.read_bytes(), str(path))
+    for pattern in ("error", "test_1[0-9]", "failed|passed"):
+        rx = compile_pattern(pattern)
+        expected = [t.number for t in whole.turns if hit_lines(t, rx, 1 << 30)[1]]
+        got = conv.turns.candidates(pattern)
+        assert got is not None and set(expected) <= set(got), pattern
+    assert conv.turns.candidates("zebra") == [len(conv.turns)]  # the last line, without a newline
+
+
+def test_an_unchanged_session_is_viewed_in_place(tmp_path: Path) -> None:
+    path = gen.write_claude(gen.session(seed=8, steps=30), tmp_path / "s.jsonl")
+    _, built = _streamed(path)
+    assert isinstance(built["cols"].cols["line"], array)  # built in memory
+    _, st = _streamed(path)
+    assert st["fed"] == 0
+    assert all(isinstance(col, memoryview) for col in (st["cols"].cols["line"], st["cols"].cols["text"].data))
+    assert_same(path)

@@ -16,7 +16,17 @@ format's own marks and the records its reader reads), ``detect`` (choosing the f
 
 from __future__ import annotations
 
-from .detect import FORMATS
+from typing import Any
+
 from .tool import read_conversation
 
 __all__ = ["FORMATS", "read_conversation"]
+
+
+def __getattr__(name: str) -> Any:
+    """``FORMATS`` on first use (PEP 562): it loads every reader, which a big Claude Code session never needs."""
+    if name == "FORMATS":
+        from .detect import FORMATS
+
+        return FORMATS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,6 +30,7 @@ from .gemini_session import (
     reads_gemini_contents,
 )
 from .gemini_stream import marks_gemini_stream, read_gemini_stream, reads_gemini_stream
+from .kinds import line_kind
 from .markdown_chat import looks_like_markdown_chat, read_markdown_chat
 from .model import Conversation
 from .openhands import looks_like_openhands, read_openhands
@@ -124,18 +125,6 @@ def reads_responses(rec: Record) -> bool:
     if marks_responses(rec):
         return True
     return rec.get("type") in ("message", None) and rec.get("role") in ("user", "assistant", "system", "developer")
-
-
-def line_kind(rec: Record) -> str:
-    """A short name for a record's kind, for messages about what was (not) read: ``type=x``, ``role=y kind=z``."""
-    if isinstance(rec.get("type"), str):
-        label = f"type={rec['type']}"
-    elif isinstance(rec.get("role"), str):
-        label = f"role={rec['role']}" + (f" kind={rec['kind']}" if isinstance(rec.get("kind"), str) else "")
-    else:
-        keys = sorted(str(k) for k in rec)
-        label = "{" + ",".join(keys[:4]) + (",…" if len(keys) > 4 else "") + "}"
-    return label if len(label) <= 48 else label[:47] + "…"
 
 
 JSON_FORMATS: tuple[JsonFormat, ...] = (

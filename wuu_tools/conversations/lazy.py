@@ -10,34 +10,19 @@ and decodes only the turns holding a matching line.
 
 from __future__ import annotations
 
+import mmap
 import os
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from threading import Lock
 from typing import Any, overload
 
-from ..core.pattern import compile_pattern
+from ..core.pattern import Pattern, compile_pattern
 from .claude import read_record
+from .infotable import InfoTable
 from .model import Conversation, ToolCall, ToolOutput, Turn, TurnBuilder
-from .turnindex import (
-    ATT,
-    CALLS,
-    KIND,
-    LINE,
-    RAW,
-    ROLE,
-    SIDE,
-    SPAN_JOIN,
-    SPAN_ORPHAN,
-    SPAN_START,
-    SPANS,
-    TEXT,
-    THINK,
-    TS,
-    State,
-    load_line,
-)
-from .turninfo import CallInfo, TurnInfo
+from .turnindex import SPAN_JOIN, SPAN_ORPHAN, SPAN_START, State, load_line
 
 __all__ = ["LazyTurns", "lazy_conversation"]
 
@@ -83,15 +68,15 @@ class _OneTurn(TurnBuilder):
 class LazyTurns(Sequence[Turn]):
     """The turns of an indexed session, each decoded from its lines when first asked for."""
 
-    def __init__(self, path: str, entries: list[list[Any]], mixed: bool) -> None:
+    def __init__(self, path: str, infos: InfoTable) -> None:
         self.path = path
-        self.entries = entries  # the kept entries, turn n at entries[n - 1]
-        self.mixed = mixed
+        self.infos = infos  # turn n is entry infos.kept[n - 1] of infos.cols
+        self.mixed = infos.mixed
         self._decoded: OrderedDict[int, Turn] = OrderedDict()
         self._lock = Lock()  # a server's calls may read one cached conversation at once
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self.infos)
 
     @overload
     def __getitem__(self, i: int) -> Turn: ...
@@ -119,18 +104,29 @@ class LazyTurns(Sequence[Turn]):
     def __iter__(self) -> Iterator[Turn]:
         return (self[n] for n in range(len(self)))
 
+    def _spans(self, e: int) -> list[tuple[int, int, int, int]]:
+        """The lines (offset, length, code, ordinal) entry ``e`` is decoded from, in order."""
+        c = self.infos.cols.cols
+        entry = c["entry"]
+        lo = bisect_left(entry, e)
+        hi = bisect_right(entry, e, lo)
+        return [(c["off"][k], c["len"][k], c["code"][k], c["ord"][k]) for k in range(lo, hi)]
+
     def _decode(self, i: int) -> Turn:
-        e = self.entries[i]
-        spans = e[SPANS]
-        b = _OneTurn(spans[0][3])
+        e = self.infos.kept[i]
+        spans = self._spans(e)
+        c = self.infos.cols.cols
+        line = c["line"][e]
+        b = _OneTurn(spans[0][3] if spans else -1)
         with open(self.path, "rb", buffering=0) as fh:
             for off, length, code, _ in spans:
                 rec = load_line(os.pread(fh.fileno(), length, off))
                 b.code, b.ordinal = code, 0
-                read_record(b, rec, e[LINE], self.mixed)
+                read_record(b, rec, line, self.mixed)
         turn = b.target
         if turn is None:  # the file changed under the index: say so rather than show another turn
-            turn = Turn(role=e[ROLE], kind=e[KIND], text="(this turn could not be read again from the file)")
+            role, kind = self.infos.cols.s(c["role"][e]), self.infos.cols.s(c["kind"][e])
+            turn = Turn(role=role, kind=kind, text="(this turn could not be read again from the file)")
         turn.number = i + 1
         return turn
 
@@ -139,42 +135,40 @@ class LazyTurns(Sequence[Turn]):
         if any(piece in pattern for piece in _RAW_UNSAFE) or not pattern.isascii():
             return None
         rx = compile_pattern(pattern)
-        owners: dict[int, list[int]] = {}
-        for n, e in enumerate(self.entries, 1):
-            for span in e[SPANS]:
-                owners.setdefault(span[0], []).append(n)
-        found: set[int] = set()
+        hits: set[int] = set()
         with open(self.path, "rb") as fh:
-            base = 0
-            rest = b""
-            while True:
-                block = fh.read(_SEARCH_BLOCK)
-                if not block and not rest:
-                    break
-                data = rest + block
-                cut = data.rfind(b"\n") + 1 if block else len(data)
-                for start in rx.line_starts(data, 0, cut):
-                    found.update(owners.get(base + start, ()))
-                base += cut
-                rest = data[cut:]
-                if not block:
-                    break
-        return sorted(found)
+            size = os.fstat(fh.fileno()).st_size
+            if size:
+                with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                    _line_hits(rx, data, size, hits)
+        if not hits:
+            return []
+        c = self.infos.cols.cols
+        number = dict(zip(self.infos.kept, range(1, len(self.infos) + 1), strict=True))
+        found = {number.get(c["entry"][k]) for k, off in enumerate(c["off"]) if off in hits}
+        found.discard(None)
+        return sorted(found)  # type: ignore[type-var]
 
 
-def _info(n: int, e: list[Any], kind: str) -> TurnInfo:
-    calls = e[CALLS]
-    return TurnInfo(
-        n,
-        e[ROLE],
-        kind,
-        e[TS],
-        e[TEXT],
-        e[THINK],
-        tuple([CallInfo(c[0], c[1], c[2], bool(c[3])) for c in calls]) if calls else (),
-        e[ATT],
-        e[RAW] and not e[TEXT],
-    )
+def _line_hits(rx: Pattern, data: mmap.mmap, size: int, hits: set[int]) -> None:
+    """Add to ``hits`` where each line of ``data`` holding a match starts, a block at a time.
+
+    The file is mapped, not read: RE2 searches the mapped bytes in place, and each block's pages
+    are let go once searched, so the process holds one block of the file however big it is.
+    """
+    base = 0
+    drop = getattr(mmap, "MADV_DONTNEED", None)
+    while base < size:
+        end = min(base + _SEARCH_BLOCK, size)
+        cut = data.rfind(b"\n", base, end) + 1 if end < size else size
+        if cut <= base:  # a line longer than the block: search up to its end
+            nl = data.find(b"\n", end)
+            cut = size if nl < 0 else nl + 1
+        hits.update(rx.line_starts(data, base, cut))
+        if drop is not None:
+            start = base - base % mmap.PAGESIZE
+            data.madvise(drop, start, cut - start)
+        base = cut
 
 
 def lazy_conversation(path: str, st: State) -> Conversation:
@@ -186,24 +180,15 @@ def lazy_conversation(path: str, st: State) -> Conversation:
     facts.update(st["facts"])
     if st["skipped"]:
         facts["skipped_records"] = st["skipped"]
-    kept: list[list[Any]] = []
-    infos: list[TurnInfo] = []
-    for e in st["entries"]:
-        kind = e[KIND]
-        if mixed and e[SIDE] and e[ROLE] in ("user", "assistant") and kind == "":
-            kind = "sub-agent"
-        if not (e[TEXT] or e[CALLS] or e[THINK] or e[ATT] or kind):
-            continue
-        kept.append(e)
-        infos.append(_info(len(kept), e, kind))
+    infos = InfoTable(st["cols"], mixed)
     conv = Conversation(
         format="claude-code",
-        turns=LazyTurns(path, kept, mixed),  # type: ignore[arg-type]
+        turns=LazyTurns(path, infos),  # type: ignore[arg-type]
         malformed=st["malformed"],
         malformed_lines=list(st["malformed_lines"]),
         models=list(st["models"]),
         facts=facts,
-        infos=infos,
+        infos=infos,  # type: ignore[arg-type]
     )
     if st["unread"]:
         conv.unread = st["unread"]

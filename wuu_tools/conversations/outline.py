@@ -11,16 +11,16 @@ ones do not fit, and the oldest turns are summarised in one line when even those
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import overload
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, fit_count, fit_prefix
 from ..core.text import plural, ranges
 from .model import Conversation, Turn
 from .render import TurnRenderer, index_line
-from .turninfo import TurnInfo, infos_of
+from .turninfo import TurnInfo, counts, human_numbers, infos_of
 
-__all__ = ["BYTE_ROOM", "anchor_lines", "index_lines", "instruction_lines", "one_line"]
+__all__ = ["BYTE_ROOM", "SomeInfos", "anchor_lines", "index_lines", "instruction_lines", "one_line"]
 
 BYTE_ROOM = HARD_CAP_BYTES - 4096
 """Bytes a view's body may use: the hard cap less room for its header and closing line."""
@@ -29,10 +29,10 @@ BYTE_ROOM = HARD_CAP_BYTES - 4096
 def _first_request(conv: Conversation) -> tuple[Turn | None, str]:
     """The turn the task comes from, and how to label it when it is not a human request."""
     infos = infos_of(conv)
-    for info in infos:
-        if info.is_human:
-            label = "request from the parent agent" if conv.facts.get("sub_agent") else "first request"
-            return conv.turns[info.number - 1], label
+    humans = human_numbers(infos)
+    if humans:
+        label = "request from the parent agent" if conv.facts.get("sub_agent") else "first request"
+        return conv.turns[humans[0] - 1], label
     for kind, label in (("sub-agent", "sub-agent prompt"), ("compaction", "compaction summary")):
         for info in infos:
             if info.role == "user" and info.kind == kind and info.text:
@@ -70,17 +70,38 @@ def anchor_lines(
         what = "instructions" if keep == rest else "request"
         lines.append(f"… (the {what} continue: {plural(len(body) - keep, 'more line')}; {r.whole(first)})")
     anchors = [first.number]
-    later = [t for t in infos_of(conv) if t.is_human and first.number < t.number < before]
+    infos = infos_of(conv)
+    later = [n for n in human_numbers(infos) if first.number < n < before]
     if later:
-        entries = instruction_lines(later, max(30, budget * 12 // 100), BYTE_ROOM // 6)
+        entries = instruction_lines(SomeInfos(infos, later), max(30, budget * 12 // 100), BYTE_ROOM // 6)
         shown = later[len(later) - len(entries) :] if entries else []
         lines.append("[later instructions from the user]")
         if len(shown) < len(later):
-            skipped = [t.number for t in later[: len(later) - len(shown)]]
-            lines.append(_skipped_text(skipped, listing, shown[0].number if shown else before))
+            skipped = later[: len(later) - len(shown)]
+            lines.append(_skipped_text(skipped, listing, shown[0] if shown else before))
         lines.extend(entries)
-        anchors.extend(t.number for t in shown)
+        anchors.extend(shown)
     return lines, anchors
+
+
+class SomeInfos(Sequence[TurnInfo]):
+    """The infos of turns ``numbers``, each read when asked for (a long session's instructions are many)."""
+
+    def __init__(self, infos: Sequence[TurnInfo], numbers: list[int]) -> None:
+        self.infos = infos
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, i: int) -> TurnInfo: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[TurnInfo]: ...
+    def __getitem__(self, i: int | slice) -> TurnInfo | Sequence[TurnInfo]:
+        if isinstance(i, slice):
+            return SomeInfos(self.infos, self.numbers[i])
+        return self.infos[self.numbers[i] - 1]
 
 
 LISTED_RANGES = 8
@@ -144,14 +165,13 @@ def index_lines(infos: Sequence[TurnInfo], upto: int, cap: int, width: int) -> t
     for short in (False, True):
         fitted = _fit_newest(infos, upto, width, short, room)
         if len(fitted) == upto:
-            return [title, *fitted[::-1]], [t.number for t in infos[:upto]]
-    summary = _summary(infos[:upto], width)  # the longest it can be: every tool name counted
+            return [title, *fitted[::-1]], list(range(1, upto + 1))
+    summary = _summary(infos, upto, width)  # the longest it can be: every tool name counted
     if count_tokens(summary) + 1 > room:
         return [], []
     fitted = _fit_newest(infos, upto, width, True, room - count_tokens(summary) - 1)
     keep = len(fitted)
-    shown = infos[upto - keep : upto]
-    return [title, _summary(infos[: upto - keep], width), *fitted[::-1]], [t.number for t in shown]
+    return [title, _summary(infos, upto - keep, width), *fitted[::-1]], list(range(upto - keep + 1, upto + 1))
 
 
 def _fit_newest(infos: Sequence[TurnInfo], upto: int, width: int, short: bool, cap: int) -> list[str]:
@@ -168,11 +188,10 @@ def _fit_newest(infos: Sequence[TurnInfo], upto: int, width: int, short: bool, c
     return out
 
 
-def _summary(turns: Sequence[TurnInfo], width: int) -> str:
-    roles = Counter(t.role for t in turns)
-    tools = Counter(c.name for t in turns for c in t.calls)
-    failed = sum(t.errors for t in turns)
-    first, last = turns[0].number, turns[-1].number
+def _summary(infos: Sequence[TurnInfo], hi: int, width: int) -> str:
+    """One line for turns ``1 .. hi``: how many of each role, the most called tools, the failed calls."""
+    roles, tools, failed = counts(infos, hi)
+    first, last = 1, hi
     parts = [", ".join(plural(n, role) for role, n in sorted(roles.items()))]
     if tools:
         top = ", ".join(f"{name} ×{n}" for name, n in tools.most_common(5))

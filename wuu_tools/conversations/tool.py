@@ -14,7 +14,7 @@ import os
 import stat
 from collections import OrderedDict
 from threading import Lock
-from typing import Literal
+from typing import Literal, get_args
 
 from ..core.budget import resolve_budget
 from ..core.env import env_int
@@ -23,7 +23,6 @@ from ..core.lineindex import large_revision
 from ..core.names import arg_path, check_path, given_path, shown_path
 from ..core.result import ToolResult
 from ..views.ceiling import fit_ceiling
-from .detect import FORMATS, parse_transcript
 from .lazy import lazy_conversation
 from .model import Conversation
 from .render import TurnRenderer
@@ -47,6 +46,7 @@ FormatName = Literal[
     "aider",
 ]
 """The readers ``format=`` can force (the keys of ``FORMATS``)."""
+_NAMES = frozenset(get_args(FormatName))
 
 _CACHE: OrderedDict[tuple[str, str, str | None], Conversation] = OrderedDict()
 _CACHE_SIZE = 4
@@ -108,7 +108,9 @@ def read_conversation(
         raise InvalidArgument("instructions and pattern cannot be combined: list the instructions, or search")
     if pattern is not None and (not isinstance(pattern, str) or not pattern):
         raise InvalidArgument(f"pattern must be a non-empty regular expression, not {quote(pattern)}")
-    if format is not None and format not in FORMATS:
+    if format is not None and format not in _NAMES:
+        from .detect import FORMATS  # every reader, loaded only when one is needed
+
         raise InvalidArgument(f"format must be one of {', '.join(FORMATS)} (or omitted), not {quote(format)}")
     check_path(path)
     path = given_path(path)  # a quoted name copied from a view reads back as the file it names
@@ -183,6 +185,8 @@ def _conversation(path: str, fmt: str | None) -> tuple[Conversation, str, int]:
             data = fh.read()
     except OSError as exc:
         raise map_os_error(exc, shown_path(path)) from exc
+    from .detect import parse_transcript  # every reader: a big Claude Code session needs none of them
+
     current = "b2-" + hashlib.blake2b(data, digest_size=10).hexdigest()
     key = (os.path.abspath(path), current, fmt)
     conv = _cached(key)

@@ -1,16 +1,17 @@
 """The turn index of a large Claude Code session: one streaming pass, kept on disk, extended as the file grows.
 
 One pass reads the session line by line through the Claude Code reader itself
-(:func:`.claude.read_record`), but keeps no turn: each turn becomes a small entry (role,
-kind, time, flattened text cut to :data:`~.turninfo.TEXT_KEEP`, its calls' names, key
-arguments and failure marks) and the byte spans of the lines it is made of: the line that
-starts it, the lines with the same ``message.id`` joined to it, and the lines whose tool
-results came back for its calls. A view decodes a turn from those spans alone (:mod:`.lazy`).
+(:func:`.claude.read_record`), but keeps no turn: each turn becomes an entry of the columns of
+:mod:`.turncols` (role, kind, time, flattened text cut to :data:`~.turninfo.TEXT_KEEP`, its
+calls' names, key arguments and failure marks) and the byte spans of the lines it is made of:
+the line that starts it, the lines with the same ``message.id`` joined to it, and the lines
+whose tool results came back for its calls. A view decodes a turn from those spans alone (:mod:`.lazy`).
 
-The whole state of the pass (entries, message ids, call ids, facts, counts) is saved in the
-store's ``index/`` folder, keyed by the file (device, inode, path), with the offset of the
-last whole line it read and digests of the file's first 64 KiB and of the 64 KiB before that
-offset (and the file's size and mtime: a file written again at the same size is not an append).
+The columns and the rest of the pass's state (the open calls by id, the newest turn's message
+id, facts, counts) are saved in the store's ``index/`` folder, keyed by the file (device, inode,
+path), with the offset of the last whole line it read and digests of the file's first 64 KiB
+and of the 64 KiB before that offset (and the file's size and mtime: a file written again at
+the same size is not an append). A view of an unchanged file reads the columns in place.
 A file whose indexed prefix is unchanged is read only after it: an append-only
 session (a live one) costs its new lines; a partly written last line is read on every call,
 never saved. Anything else (the file rewritten, shrunk) is indexed again from the start.
@@ -22,6 +23,7 @@ import hashlib
 import json
 import marshal
 import os
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +31,19 @@ from ..core.cancel import check_stop
 from ..core.store import current_store
 from .claude import looks_like_claude, read_record
 from .codex import looks_like_old_codex
-from .formats import line_kind
+from .kinds import line_kind
 from .model import ToolOutput, Turn, TurnBuilder
+from .turncols import O_ATT, O_KIND, O_RAW, O_ROLE, O_TEXT, O_THINK, Columns
 from .turninfo import TEXT_KEEP, flat
 from .turninfo import call_info as _call_info
 
 __all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "NotIndexed", "State", "index_session"]
 
-VERSION = 1
+VERSION = 2
 HASH_SPAN = 64 * 1024
 SPAN_START, SPAN_JOIN, SPAN_RESULTS, SPAN_ORPHAN = 0, 1, 2, 3
-# An entry: [role, kind, sidechain, timestamp, line, text, thinking, attachments, calls, spans, raw_text, model]
-ROLE, KIND, SIDE, TS, LINE, TEXT, THINK, ATT, CALLS, SPANS, RAW, MODEL = range(12)
-# A call: [name, key (60), short key (36), failed, has_output]
 State = dict[str, Any]
+"""The pass's counts and facts; ``cols`` its :class:`~.turncols.Columns`, ``calls`` the open calls by id."""
 
 
 class NotIndexed(Exception):
@@ -54,10 +55,9 @@ def _fresh() -> State:
         "v": VERSION,
         "end": 0,
         "lines": 0,
-        "entries": [],
-        "keyed": {},
+        "cols": Columns(),
         "calls": {},
-        "last": -1,
+        "last_key": None,
         "facts": {},
         "skipped": 0,
         "chat": 0,
@@ -78,16 +78,17 @@ def _fresh() -> State:
     }
 
 
-_ELSEWHERE = Turn(role="assistant")  # what ``joined`` returns for a message id whose turn is not the last
-
-
 class _Indexer(TurnBuilder):
-    """A :class:`TurnBuilder` that folds each line's turns into the state's entries instead of keeping them."""
+    """A :class:`TurnBuilder` that folds each line's turns into the state's columns instead of keeping them.
+
+    Only the newest turn can be joined by a later line (the reader joins a piece to the turn
+    its message id started only when that turn is the last), so only the newest turn's key is kept.
+    """
 
     def __init__(self, st: State) -> None:
         super().__init__()
         self.st = st
-        self.entries: list[list[Any]] = st["entries"]
+        self.cols: Columns = st["cols"]
         self.begin(0, 0, False)
 
     def begin(self, off: int, length: int, side: bool) -> None:
@@ -95,36 +96,32 @@ class _Indexer(TurnBuilder):
         self.side = side
         self.ordinal = 0
         self.touched: dict[int, tuple[int, Turn, bool]] = {}  # id(turn) -> (entry, turn, joined)
+        self.spanned: set[int] = set()  # the entries this line is already a span of
         self.last_temp: Turn | None = None
 
-    def _spans(self, idx: int, code: int, ordinal: int = -1) -> None:
-        spans = self.entries[idx][SPANS]
-        if spans and spans[-1][0] == self.span[0]:
+    def _spans(self, idx: int, code: int) -> None:
+        if idx in self.spanned:
             return  # the line is already one of the turn's (a result in the line that made it)
-        spans.append([self.span[0], self.span[1], code, ordinal])
+        self.spanned.add(idx)
+        self.cols.add_span(idx, self.span[0], self.span[1], code, -1)
 
     def add(self, turn: Turn, key: str | None = None) -> Turn:
-        idx = len(self.entries)
-        e = [turn.role, turn.kind, self.side, turn.timestamp, turn.line, "", "", 0, [], [], False, turn.model]
-        e[SPANS].append([self.span[0], self.span[1], SPAN_START, -1])
-        self.entries.append(e)
+        self.fold()
+        idx = self.cols.add(turn.role, turn.kind, self.side, turn.timestamp, turn.line or 0, turn.model)
+        self._spans(idx, SPAN_START)
         self.touched[id(turn)] = (idx, turn, False)
-        if key:
-            self.st["keyed"][key] = idx
+        self.st["last_key"] = key or None
         models = self.st["models"]
         if turn.model and turn.model not in models and not turn.model.startswith("<"):
             models.append(turn.model)
-        self.st["last"] = idx
         self.last_temp = None
         return turn
 
     def joined(self, key: str | None) -> Turn | None:
-        idx = self.st["keyed"].get(key) if key else None
-        if idx is None:
+        if not key or key != self.st["last_key"]:
             return None
-        if idx != self.st["last"]:
-            return _ELSEWHERE
-        temp = Turn(role=self.entries[idx][ROLE])
+        idx = self.cols.count - 1
+        temp = Turn(role=self.cols.open[O_ROLE])  # type: ignore[index]
         self.touched[id(temp)] = (idx, temp, True)
         self.last_temp = temp
         self._spans(idx, SPAN_JOIN)
@@ -135,11 +132,10 @@ class _Indexer(TurnBuilder):
 
     def call(self, turn: Turn, call: Any) -> None:
         idx = self.touched[id(turn)][0]
-        calls = self.entries[idx][CALLS]
         info = _call_info(call.name, call.args, False)
-        calls.append([info.name, info.key, info.short_key, False, False])
+        at = self.cols.add_call(info.name, info.key, info.short_key)
         if call.id:
-            self.st["calls"][call.id] = [idx, len(calls) - 1]
+            self.st["calls"][call.id] = (idx, at)
 
     def result(
         self, call_id: str | None, output: ToolOutput, timestamp: str | None = None, line: int | None = None
@@ -147,35 +143,43 @@ class _Indexer(TurnBuilder):
         ordinal = self.ordinal
         self.ordinal += 1
         hit = self.st["calls"].get(call_id) if call_id else None
+        cols = self.cols
         if hit is not None:
-            c = self.entries[hit[0]][CALLS][hit[1]]
-            c[3] = output.is_error if not c[4] else c[3] or output.is_error
-            c[4] = True
+            failed, has_output = cols.cols["failed"], cols.cols["output"]
+            at = hit[1]
+            failed[at] = output.is_error if not has_output[at] else failed[at] or output.is_error
+            has_output[at] = True
             self._spans(hit[0], SPAN_RESULTS)
             return
-        e = ["tool", "", False, timestamp, line, "", "", 0, [["(result)", "", "", output.is_error, True]], [], False]
-        e.append(None)
-        e[SPANS].append([self.span[0], self.span[1], SPAN_ORPHAN, ordinal])
-        self.entries.append(e)
-        self.st["last"] = len(self.entries) - 1
+        self.fold()
+        idx = cols.add("tool", "", False, timestamp, line or 0, None)
+        cols.add_call("(result)", "", "", output.is_error, True)
+        self.spanned.add(idx)
+        cols.add_span(idx, self.span[0], self.span[1], SPAN_ORPHAN, ordinal)
+        self.st["last_key"] = None
         self.last_temp = None
 
     def fold(self) -> None:
-        """Fold the turns the current line made or extended into their entries."""
-        for idx, turn, joined in self.touched.values():
-            e = self.entries[idx]
+        """Fold the turn the current line made or extended into the open entry (before a new entry closes it).
+
+        The reader has set all of a turn's text by the time it starts another turn or reports a result.
+        """
+        touched, self.touched = self.touched, {}
+        for idx, turn, joined in touched.values():
+            e = self.cols.open
+            assert e is not None and idx == self.cols.count - 1
             if joined:
                 if turn.text:
-                    e[TEXT] = " ".join(x for x in (e[TEXT], flat(turn.text)) if x)[:TEXT_KEEP]
-                    e[RAW] = True
+                    e[O_TEXT] = " ".join(x for x in (e[O_TEXT], flat(turn.text)) if x)[:TEXT_KEEP]
+                    e[O_RAW] = True
                 if turn.thinking:
-                    e[THINK] = " ".join(x for x in (e[THINK], flat(turn.thinking)) if x)[:TEXT_KEEP]
+                    e[O_THINK] = " ".join(x for x in (e[O_THINK], flat(turn.thinking)) if x)[:TEXT_KEEP]
             else:
-                e[KIND] = turn.kind
-                e[TEXT] = flat(turn.text)
-                e[RAW] = bool(turn.text)
-                e[THINK] = flat(turn.thinking)
-            e[ATT] += len(turn.attachments)
+                e[O_KIND] = turn.kind
+                e[O_TEXT] = flat(turn.text)
+                e[O_RAW] = bool(turn.text)
+                e[O_THINK] = flat(turn.thinking)
+            e[O_ATT] += len(turn.attachments)
 
 
 _decode = json.JSONDecoder().decode
@@ -188,13 +192,15 @@ def load_line(raw: bytes) -> Any:
         return json.loads(raw.decode("utf-8", "replace").lstrip("\ufeff"))
 
 
-def feed(st: State, fh: Any, size: int) -> bytes | None:
+def feed(st: State, fh: Any, size: int, name: str) -> bool:
     """Read the file from ``st["end"]`` to ``size`` into the state (``end`` moves over whole lines only).
 
-    Returns the state as it was before a partly written last line (marshalled, to be saved), if there is one.
+    Before a partly written last line, the state read so far is saved as index ``name`` (when it
+    read any whole line); returns whether it was.
     """
     ix = _Indexer(st)
-    snapshot = None
+    saved = False
+    start = st["end"]
     fh.seek(st["end"])
     off = st["end"]
     lineno = st["lines"]
@@ -207,9 +213,10 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
         length = len(raw)
         lineno += 1
         whole = raw.endswith(b"\n")
-        if not whole:
+        if not whole and st["end"] != start:
             _seal(st, fh.fileno(), size)
-            snapshot = marshal.dumps(st)
+            _save(st, name)
+            saved = True
         if raw[:1] == b"{" or raw.strip():
             try:
                 rec = load_line(raw)
@@ -246,7 +253,7 @@ def feed(st: State, fh: Any, size: int) -> bytes | None:
             st["end"], st["lines"] = off, lineno
         if off >= size:
             break
-    return snapshot
+    return saved
 
 
 def _seal(st: State, fd: int, size: int) -> None:
@@ -266,11 +273,20 @@ def _digest(fd: int, start: int, end: int) -> bytes:
     return hashlib.blake2b(os.pread(fd, end - start, start), digest_size=16).digest()
 
 
+def _save(st: State, name: str) -> None:
+    """Save the state as index file ``name`` (the open entry closed to write it, and opened again)."""
+    extra = {k: v for k, v in st.items() if k not in ("cols", "calls")}
+    extra["calls"] = marshal.dumps(st["calls"])  # unpacked only to read an appended tail
+    current_store().save_index(name, st["cols"].to_pieces(extra), prefix="conv-")
+    st["cols"].reopen()
+
+
 def _load(where: Path, fd: int, size: int) -> State | None:
-    """The saved state when the bytes it read are still the file's first bytes."""
+    """The saved state when the bytes it read are still the file's first bytes (its columns read-only)."""
     try:
-        st = marshal.loads(where.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+        data = where.read_bytes()
+        cols, st = Columns.from_bytes(data, writable=False)
+    except (OSError, EOFError, ValueError, TypeError, KeyError):
         return None
     if not isinstance(st, dict) or st.get("v") != VERSION or st["end"] > size:
         return None
@@ -279,7 +295,15 @@ def _load(where: Path, fd: int, size: int) -> State | None:
     end = st["end"]
     if st["head"] != _digest(fd, 0, min(end, HASH_SPAN)) or st["prefix"] != _digest(fd, max(0, end - HASH_SPAN), end):
         return None
+    st["cols"], st["data"] = cols, data
     return st
+
+
+def _writable(st: State) -> None:
+    """Make a loaded state's columns writable and its newest entry open again, to read what was appended."""
+    st["cols"] = Columns.from_bytes(st.pop("data"), writable=True)[0]
+    st["cols"].reopen()
+    st["calls"] = marshal.loads(st["calls"])
 
 
 def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
@@ -293,18 +317,22 @@ def index_session(path: str, fh: Any, stat: os.stat_result) -> State:
     name = _key_name(path, stat)
     st = _load(current_store().index_path(name), fd, size) or _fresh()
     saved_end = st["end"]
-    snapshot = None
+    saved = False
     st["fed"] = 0
     if st["end"] < size:
         head = os.pread(fd, 4096, st["end"]) if st["end"] == 0 else b"{"
         if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
             raise NotIndexed("not JSON Lines")
-        snapshot = feed(st, fh, size)
-    if not st["reads"] or st["unread"] >= st["reads"] or not st["entries"]:
+        if "data" in st:
+            _writable(st)
+        saved = feed(st, fh, size, name)
+    st.pop("data", None)
+    if not st["reads"] or st["unread"] >= st["reads"] or not st["cols"].count:
         raise NotIndexed("not mostly Claude Code session lines")
-    if st["end"] != saved_end:
-        if snapshot is None:
-            _seal(st, fd, size)
-            snapshot = marshal.dumps(st)
-        current_store().save_index(name, snapshot, prefix="conv-")
+    if st["end"] != saved_end and not saved:
+        _seal(st, fd, size)
+        _save(st, name)
+    if isinstance(st["cols"].cols["entry"], array):
+        st["cols"].close()
+        st["cols"].sort_spans()
     return st

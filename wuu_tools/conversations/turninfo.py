@@ -10,13 +10,26 @@ same from an info as from the whole turn.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import key_argument
 from .model import HUMAN, Conversation, Turn
 from .render import clip_key
 
-__all__ = ["TEXT_KEEP", "CallInfo", "TurnInfo", "call_info", "flat", "info_of", "infos_of"]
+__all__ = [
+    "TEXT_KEEP",
+    "CallInfo",
+    "TurnInfo",
+    "call_info",
+    "counts",
+    "flat",
+    "human_numbers",
+    "info_of",
+    "infos_of",
+    "time_span",
+]
 
 TEXT_KEEP = 201
 """Characters of flattened text an info keeps: one more than the longest quote (an anchor line's 200).
@@ -88,3 +101,30 @@ def infos_of(conv: Conversation) -> list[TurnInfo]:
     if conv.infos is None:
         conv.infos = [info_of(t) for t in conv.turns]
     return conv.infos
+
+
+# Facts over all the infos; an indexed session's table (:class:`~.infotable.InfoTable`) has its own, over columns.
+
+
+def human_numbers(infos: Sequence[TurnInfo]) -> list[int]:
+    """The numbers of the turns that are human instructions."""
+    own = getattr(infos, "human_numbers", None)
+    return own() if own is not None else [t.number for t in infos if t.is_human]
+
+
+def time_span(infos: Sequence[TurnInfo]) -> tuple[str, str] | None:
+    """The earliest and latest time of the turns, if any has one."""
+    own = getattr(infos, "time_span", None)
+    if own is not None:
+        return own()  # type: ignore[no-any-return]
+    stamps = [t.timestamp for t in infos if t.timestamp]
+    return (min(stamps), max(stamps)) if stamps else None
+
+
+def counts(infos: Sequence[TurnInfo], hi: int) -> tuple[Counter[str], Counter[str], int]:
+    """Turns by role, tool calls by name and failed calls, over the first ``hi`` turns."""
+    own = getattr(infos, "counts", None)
+    if own is not None:
+        return own(hi)  # type: ignore[no-any-return]
+    turns = infos[:hi]
+    return Counter(t.role for t in turns), Counter(c.name for t in turns for c in t.calls), sum(t.errors for t in turns)

@@ -24,9 +24,9 @@ from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.text import human_size, plural, ranges, thousands
 from .lazy import LazyTurns
 from .model import Conversation, Turn
-from .outline import BYTE_ROOM, anchor_lines, index_lines, instruction_lines
+from .outline import BYTE_ROOM, SomeInfos, anchor_lines, index_lines, instruction_lines
 from .render import COMPACT, LEVELS, NORMAL, TINY, Level, TurnRenderer, hit_lines, turn_label
-from .turninfo import infos_of
+from .turninfo import human_numbers, infos_of, time_span
 
 __all__ = ["Frame", "first_view", "instructions_view", "older_view", "pattern_view"]
 
@@ -125,9 +125,9 @@ def _footer_reserve(frame: Frame, before: int) -> int:
 
 def _header(conv: Conversation, frame: Frame, tail: str | None = None) -> str:
     parts = [f"conversation: {conv.format}", plural(len(conv.turns), "turn")]
-    stamps = [t.timestamp for t in infos_of(conv) if t.timestamp]
+    stamps = time_span(infos_of(conv))
     if stamps:
-        first, last = min(stamps), max(stamps)
+        first, last = stamps
         parts.append(f"{first} → {last[11:] if last[:10] == first[:10] else last} UTC" if last != first else first)
     if conv.models:
         parts.append(", ".join(conv.models[:3]) + (f" +{len(conv.models) - 3} more" if len(conv.models) > 3 else ""))
@@ -209,7 +209,7 @@ def first_view(conv: Conversation, frame: Frame, r: TurnRenderer) -> ToolResult:
     room = frame.budget - lead_tok
     everything = _pick(turns, total, room, BYTE_ROOM, r, (NORMAL, COMPACT))
     if everything.turns[0].number == 1:
-        anchors = [t.number for t in infos_of(conv) if t.is_human]
+        anchors = human_numbers(infos_of(conv))
         return _result(
             [*lead, *everything.texts],
             frame,
@@ -327,15 +327,15 @@ def instructions_view(conv: Conversation, frame: Frame, before: int | None) -> T
     if not 1 <= hi <= total + 1:
         raise InvalidArgument(f"before_turn must be between 1 and {total + 1}, not {before}")
     lead = _lead(conv, frame, "human instructions" + (f" before turn {before}" if before else ""))
-    later = [t for t in infos_of(conv) if t.is_human and t.number < hi]
+    infos = infos_of(conv)
+    later = SomeInfos(infos, [n for n in human_numbers(infos) if n < hi])
     if not later:
         return _result([*lead, "(no human instructions in these turns)"], frame, conv, [], None, instruction_turns=[])
     room = frame.budget - count_tokens("\n".join(lead)) - _footer_reserve(frame, hi)
     entries = instruction_lines(later, room, BYTE_ROOM) or instruction_lines(later[-1:], 1 << 30, 1 << 30)
-    shown = later[len(later) - len(entries) :]
-    cont = frame.cont(shown[0].number) if len(shown) < len(later) else None
+    numbers = later.numbers[len(later) - len(entries) :]
+    cont = frame.cont(numbers[0]) if len(numbers) < len(later) else None
     tail = f"[earlier instructions: {call_text(cont)}]" if cont else "[no earlier instructions]"
-    numbers = [t.number for t in shown]
     return _fit_total([*lead, *entries, tail], frame, conv, numbers, cont, instruction_turns=ranges(numbers))
 
 

@@ -31,7 +31,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -96,8 +96,11 @@ class Store:
         """The path of the cache file ``name`` in ``index/`` (it may not exist)."""
         return self.root / "index" / name
 
-    def save_index(self, name: str, data: bytes, prefix: str = "idx-") -> None:
-        """Write the cache file ``name`` in ``index/`` atomically; a cache that cannot be written is left out."""
+    def save_index(self, name: str, data: bytes | Sequence[Any], prefix: str = "idx-") -> None:
+        """Write the cache file ``name`` in ``index/`` atomically; a cache that cannot be written is left out.
+
+        ``data`` is the file's bytes, or its bytes-like pieces in order (written one by one, never joined in memory).
+        """
         import tempfile  # only when an index is written (keeps a small read quick to start)
 
         path = self.index_path(name)
@@ -105,7 +108,8 @@ class Store:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix)
             with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
+                for piece in [data] if isinstance(data, bytes) else data:
+                    fh.write(piece)
             os.replace(tmp, path)
 
     def writer(self, kind: str, *, record: bool = False) -> StoreWriter:
