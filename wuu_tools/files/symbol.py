@@ -3,7 +3,8 @@
 ``symbol="Evidence.rank"`` shows the definition's whole lines, the comment block right above it
 and its decorators included, at their line numbers and within the budget; a longer one goes on
 with the usual line-range continuation. A name that several definitions answer to lists them
-with their line ranges and qualified names (the next call picks one); an unknown name is an
+with their line ranges and qualified names, in line order (the next call picks one by its
+qualified name, or by its lines where overloads share one); an unknown name is an
 error that names the closest definitions. ``symbol="*"`` lists the map of lines
 ``start_line``-``end_line`` (every definition starting there, nested one level) page by page.
 """
@@ -170,10 +171,10 @@ def _map_view(
 def _candidates(
     lf: LineFile, path: str, outline: Outline, symbol: str, found: list[int], dropped: list[str], budget: int
 ) -> ToolResult:
-    head = (
-        f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions{_unknown(dropped)}; "
-        "read one by its qualified name or its lines]"
-    )
+    qualnames = [outline.qualname(i) for i in found]
+    alone = [q for q in qualnames if qualnames.count(q) == 1 and lookup(outline, q)[0] == [found[qualnames.index(q)]]]
+    how = "its qualified name or its lines" if alone else "its lines (they share one qualified name)"
+    head = f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions{_unknown(dropped)}; read one by {how}]"
     lines = []
     for i in found[:CANDIDATES]:
         d = outline.defs[i]
@@ -182,12 +183,10 @@ def _candidates(
         lines.pop()
     more = len(found) - len(lines)
     tail = [f"[{more} more not listed]"] if more else []
-    example = outline.qualname(found[0])
     d0 = outline.defs[found[0]]
-    tail.append(
-        f"[e.g. read_file(path={_q(path)}, symbol={_q(example)}) or "
-        f"read_file(path={_q(path)}, start_line={d0.first}, end_line={d0.end})]"
-    )
+    by_lines = f"read_file(path={_q(path)}, start_line={d0.first}, end_line={d0.end})"
+    by_name = f"read_file(path={_q(path)}, symbol={_q(alone[0])}) or " if alone else ""
+    tail.append(f"[e.g. {by_name}{by_lines}]")
     meta = {
         "total_lines": lf.total_lines,
         "shown": [],
