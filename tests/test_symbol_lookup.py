@@ -267,3 +267,34 @@ def test_every_language_lists_every_definition_of_a_name(tmp_path: Path, name: s
         assert reads(path, first, last, word)
     r = read_file(str(path), symbol=one)
     assert r.meta.get("symbol", "").endswith(one.replace("::", ".")) and r.complete, r.text
+
+
+def test_the_note_names_a_qualifier_passed_over_only_where_it_was(header: Path) -> None:
+    note = "'nlohmann' names no definition of this file's map and was passed over"
+    assert note in read_file(str(header), symbol="nlohmann::basic_json::dump").text.split("\n")[0]
+    direct = read_file(str(header), symbol="nlohmann::detail::serializer::dump_escaped")  # its own scope names it
+    assert note not in direct.text and direct.meta["symbol"] == "nlohmann.detail.serializer.dump_escaped"
+
+
+def test_libstdcxx_macros_around_a_class_and_after_a_method_name_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "stl_vector.h"
+    path.write_text(
+        "namespace std _GLIBCXX_VISIBILITY(default)\n{\n_GLIBCXX_BEGIN_NAMESPACE_VERSION\n"
+        "_GLIBCXX_BEGIN_NAMESPACE_CONTAINER\n\n  template<typename _Tp, typename _Alloc>\n    class vector\n    {\n"
+        "    public:\n      iterator\n      begin() _GLIBCXX_NOEXCEPT\n      { return iterator(this->_M_start); }\n\n"
+        "      const_iterator\n      begin() const _GLIBCXX_NOEXCEPT\n      { return const_iterator(this->_M_p); }\n\n"
+        "      size_type\n      size() const _GLIBCXX_NOEXCEPT_IF(__is_nothrow(_Tp))\n      { return 0; }\n"
+        "    };\n\n_GLIBCXX_END_NAMESPACE_CONTAINER\n_GLIBCXX_END_NAMESPACE_VERSION\n} // namespace std\n"
+    )
+    o = outline_of_bytes(str(path), path.read_bytes())
+    assert o is not None
+    rows = [(o.qualname(i), d.kind, d.start, d.end) for i, d in enumerate(o.defs)]
+    assert rows == [
+        ("std", "namespace", 1, 25),
+        ("std.vector", "class", 6, 21),
+        ("std.vector.begin", "method", 10, 12),
+        ("std.vector.begin", "method", 14, 16),
+        ("std.vector.size", "method", 18, 20),
+    ], rows
+    assert [q for _, _, q in candidates(path, "vector::begin")] == ["std.vector.begin", "std.vector.begin"]
+    assert read_file(str(path), symbol="std::vector::size").meta["symbol"] == "std.vector.size"

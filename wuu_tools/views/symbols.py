@@ -81,21 +81,22 @@ def lookup(outline: Outline, name: str) -> tuple[list[int], list[str]]:
     where a macro opens the namespace) is also read as left out, one that names another definition
     (or the type a method defined outside it belongs to) is not."""
     want = parts(name)
-    found = set(_find(outline, name, want))
-    dropped: list[str] = []
+    direct = set(_find(outline, name, want))
+    found = set(direct)
+    by_dropping: dict[int, int] = {}  # a definition found only with the first k parts left out: k
     if len(want) > 1:
         names = {bare(p) for d in outline.defs for p in parts(d.name)}
         names |= {d.owner.split("::")[-1] for d in outline.defs if d.owner}
         k = 0
         while k < len(want) - 1 and bare(want[k]) not in names:
             k += 1
-            more = _find(outline, "::".join(want[k:]), want[k:])
-            if set(more) - found:
-                found |= set(more)
-                dropped = want[:k]
-    return _prefer_bodies(
-        outline, _qualified(outline)[0], sorted(found, key=lambda i: (outline.defs[i].start, i))
-    ), dropped
+            for i in _find(outline, "::".join(want[k:]), want[k:]):
+                if i not in found:
+                    found.add(i)
+                    by_dropping[i] = k
+    kept = _prefer_bodies(outline, _qualified(outline)[0], sorted(found, key=lambda i: (outline.defs[i].start, i)))
+    k = max((by_dropping[i] for i in kept if i in by_dropping), default=0)
+    return kept, want[:k]
 
 
 def _find(outline: Outline, name: str, want: list[str]) -> list[int]:

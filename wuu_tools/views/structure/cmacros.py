@@ -5,8 +5,9 @@ each line that holds nothing but an upper-case macro name (``NLOHMANN_JSON_NAMES
 ``JSON_HEDLEY_WARN_UNUSED_RESULT``), a macro used as an access label (``JSON_PRIVATE_UNLESS_TESTED:``)
 or a macro call not followed by a body (``JSON_HEDLEY_NON_NULL(3)``), and an upper-case macro word
 that opens a line before ``class``, ``template``, ``static``, ... (``NLOHMANN_BASIC_JSON_TPL_DECLARATION
-class basic_json``): the grammar otherwise reads the namespace or class after it as noise (a function
-named by the class's base type). :func:`tidy_c_names` names a method defined outside its class through
+class basic_json``), and one that follows a parameter list (``iterator begin() _GLIBCXX_NOEXCEPT {``):
+the grammar otherwise reads the namespace or class after it as noise (a function named by the class's
+base type), or names a method by the macro. :func:`tidy_c_names` names a method defined outside its class through
 a macro (``NLOHMANN_BASIC_JSON_TPL::dump``) by the type the file defines that macro as.
 
 >>> src, rows = blank_macro_lines(b"NS_BEGIN\\nTPL class basic_json {};\\n")
@@ -24,12 +25,19 @@ from .model import Definition
 __all__ = ["blank_macro_lines", "tidy_c_names"]
 
 _MACRO_LINE = re.compile(
-    rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?:(?P<label>:(?!:))[ \t]*|\([^()\n]*\)[ \t]*(?=\n(?![ \t]*\{)))?(?://[^\n]*)?$",
+    rb"^[ \t]*_*[A-Z][A-Z0-9_]{2,}[ \t]*(?:(?P<label>:(?!:))[ \t]*|\([^()\n]*\)[ \t]*(?=\n(?![ \t]*\{)))?(?://[^\n]*)?$",
     re.M,
 )
 _MACRO_PREFIX = re.compile(
-    rb"^[ \t]*[A-Z][A-Z0-9_]{2,}(?=[ \t]+(?:class|struct|union|enum|namespace|template|static|inline|virtual|explicit"
+    rb"^[ \t]*_*[A-Z][A-Z0-9_]{2,}(?=[ \t]+(?:class|struct|union|enum|namespace|template|static|inline|virtual|explicit"
     rb"|constexpr|friend|extern|typename|void)\b)",
+    re.M,
+)
+
+_MACRO_TRAILER = re.compile(
+    rb"\)[ \t]*(?:const[ \t]*|&&?[ \t]*)*"
+    rb"(?P<macro>_*[A-Z][A-Z0-9_]{2,}(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?)"
+    rb"(?=[ \t]*(?:\{|;|=|:(?!:)|->|override\b|final\b|//|$))",
     re.M,
 )
 
@@ -47,6 +55,8 @@ def blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
         out[m.start() : m.end()] = b" " * (m.end() - m.start())
     for m in _MACRO_PREFIX.finditer(data):  # ``NLOHMANN_BASIC_JSON_TPL_DECLARATION class basic_json``
         out[m.start() : m.end()] = b" " * (m.end() - m.start())
+    for m in _MACRO_TRAILER.finditer(data):  # ``iterator begin() _GLIBCXX_NOEXCEPT {``
+        out[m.start("macro") : m.end("macro")] = b" " * (m.end("macro") - m.start("macro"))
     return bytes(out), rows
 
 

@@ -116,7 +116,7 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
             name_nodes = caps.get("name")
             best[key] = (pattern, kind, node, name_nodes[0] if name_nodes else None)
     found = ((_definition(language, data, kind, node, name, macro_rows), node) for _, kind, node, name in best.values())
-    pairs = [(d, node) for d, node in found if d is not None]
+    pairs = [(d, node) for d, node in found if d is not None and not _macro_block(language, d, node)]
     if language in ("c", "cpp") and tree.root_node.has_error:
         defs = _with_heads(data, source, _whole_bodies(source, pairs))
     else:
@@ -127,6 +127,17 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
         defined = {(d.owner, d.name) for d in defs if d.kind == "function"}
         defs = [d for d in defs if d.kind != "prototype" or (d.owner, d.name) not in defined]
     return defs
+
+
+def _macro_block(language: str, d: Definition, node: Any) -> bool:
+    """Whether ``d`` is a macro's block inside a function that the grammar read as a function
+    (``JSON_CATCH (std::out_of_range&) { ... }``)."""
+    return (
+        language in ("c", "cpp") and d.kind == "function" and _MACRO_NAME.match(d.name) is not None and _in_body(node)
+    )
+
+
+_MACRO_NAME = re.compile(r"_*[A-Z][A-Z0-9_]{2,}\Z")
 
 
 def _in_body(node: Any) -> bool:
