@@ -298,3 +298,14 @@ def test_libstdcxx_macros_around_a_class_and_after_a_method_name_nothing(tmp_pat
     ], rows
     assert [q for _, _, q in candidates(path, "vector::begin")] == ["std.vector.begin", "std.vector.begin"]
     assert read_file(str(path), symbol="std::vector::size").meta["symbol"] == "std.vector.size"
+
+
+def test_a_list_cut_by_the_budget_says_where_the_rest_are_and_how_to_list_them(
+    header: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(header.parent)
+    r = read_file("json.hpp", symbol="dump", budget=150)
+    assert r.tokens <= 150 and r.text.count("  ·  ") == 1, r.text
+    assert '[2 more not listed: 2 in basic_json; e.g. read_file(path="json.hpp", symbol="basic_json.dump")]' in r.text
+    assert [q for _, _, q in candidates(Path("json.hpp"), "basic_json.dump")] == ["basic_json.dump"] * 2
+    assert len(r.meta["candidates"]) == 3  # the whole list is in the meta, whatever the text holds
