@@ -22,6 +22,8 @@ An unknown name gets the closest names the outline has (:func:`closest`).
 ([1], ['pkg'])
 >>> [o.qualname(i) for i in closest(o, "rnak")]
 ['Evidence.rank', 'rank']
+>>> parts("std::hash<nlohmann::json>::operator()")
+['std', 'hash<nlohmann::json>', 'operator()']
 """
 
 from __future__ import annotations
