@@ -368,10 +368,12 @@ def test_cpp_namespaces_templates_out_of_line_methods_and_macro_lines() -> None:
         ("detail.lexer.peek", "method", 9, 9),
         ("basic_json", "class", 14, 20),
         ("basic_json.basic_json", "method", 18, 19),
-        ("lexer.scan", "function", 23, 23),
+        ("detail.lexer.scan", "function", 23, 23),  # qualified by its whole scope, as written
     ]
     assert o.defs[4].doc_start == 13  # the doc comment above the (blanked) macro line
-    assert o.defs[6].owner == "lexer"
+    assert o.defs[6].owner == "detail::lexer"
+    assert o.members(1) == [2, 3, 6]  # the method defined outside is the class's member
+    assert find(o, "detail::lexer::scan") == [6]  # the declaration gives way to the definition
 
 
 def test_a_cpp_type_the_grammar_loses_track_of_keeps_its_whole_body() -> None:

@@ -3,7 +3,8 @@
 ``symbol="Evidence.rank"`` shows the definition's whole lines, the comment block right above it
 and its decorators included, at their line numbers and within the budget; a longer one goes on
 with the usual line-range continuation. A name that several definitions answer to lists them
-with their line ranges and qualified names (the next call picks one); an unknown name is an
+with their line ranges and qualified names, in line order (the next call picks one by its
+qualified name, or by its lines where overloads share one); an unknown name is an
 error that names the closest definitions. ``symbol="*"`` lists the map of lines
 ``start_line``-``end_line`` (every definition starting there, nested one level) page by page.
 """
@@ -23,7 +24,7 @@ from ..views.ceiling import fit_ceiling
 from ..views.mapview import map_entries, map_page
 from ..views.paging import Subject, paged
 from ..views.structure import MAP_MAX_BYTES, Outline, outline_of
-from ..views.symbols import closest, lookup
+from ..views.symbols import closest, lookup, parts
 
 __all__ = ["ALL", "SYMBOL_CHARS", "check_symbol", "file_outline", "read_symbol"]
 
@@ -33,6 +34,8 @@ SYMBOL_CHARS = 300
 """The longest name ``symbol`` takes."""
 CANDIDATES = 40
 """The most candidates an ambiguous name lists."""
+UNLISTED_PLACES = 4
+"""The most places (classes, namespaces) the count of candidates left out of a list names."""
 
 
 def check_symbol(symbol: Any, start_line: int, end_line: int | None, start_char: int) -> None:
@@ -170,28 +173,45 @@ def _map_view(
 def _candidates(
     lf: LineFile, path: str, outline: Outline, symbol: str, found: list[int], dropped: list[str], budget: int
 ) -> ToolResult:
-    head = (
-        f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions{_unknown(dropped)}; "
-        "read one by its qualified name or its lines]"
-    )
-    lines = []
-    for i in found[:CANDIDATES]:
-        d = outline.defs[i]
-        lines.append(f"{d.first}-{d.end}  {outline.qualname(i)}  ·  {d.signature}")
-    while lines and count_tokens("\n".join([head, *lines])) > budget - 10 and len(lines) > 1:
-        lines.pop()
-    more = len(found) - len(lines)
-    tail = [f"[{more} more not listed]"] if more else []
-    example = outline.qualname(found[0])
+    qualnames = [outline.qualname(i) for i in found]
+    listed = found[:CANDIDATES]
+    alone = [
+        q for q, i in zip(qualnames, listed, strict=False) if qualnames.count(q) == 1 and lookup(outline, q)[0] == [i]
+    ]
+    how = "its qualified name or its lines" if alone else "its lines (they share one qualified name)"
+    head = f"[{shown_path(path)}: {quote(symbol)} names {len(found)} definitions{_unknown(dropped)}; read one by {how}]"
+    lines = [f"{outline.defs[i].first}-{outline.defs[i].end}  {q}  ·  {outline.defs[i].signature}" for i, q in
+             zip(listed, qualnames, strict=False)]  # fmt: skip
     d0 = outline.defs[found[0]]
-    tail.append(
-        f"[e.g. read_file(path={_q(path)}, symbol={_q(example)}) or "
-        f"read_file(path={_q(path)}, start_line={d0.first}, end_line={d0.end})]"
-    )
+    by_lines = f"read_file(path={_q(path)}, start_line={d0.first}, end_line={d0.end})"
+    by_name = f"read_file(path={_q(path)}, symbol={_q(alone[0])}) or " if alone else ""
+    while True:
+        tail = _unlisted(path, qualnames[len(lines) :])
+        tail.append(f"[e.g. {by_name}{by_lines}]")
+        if len(lines) <= 1 or count_tokens("\n".join([head, *lines, *tail])) <= budget - 10:
+            break
+        lines.pop()
     meta = {
         "total_lines": lf.total_lines,
         "shown": [],
         "omitted": [],
-        "candidates": [[outline.defs[i].first, outline.defs[i].end, outline.qualname(i)] for i in found],
+        "candidates": [[outline.defs[i].first, outline.defs[i].end, q] for i, q in zip(found, qualnames, strict=True)],
     }
     return ToolResult(text="\n".join([head, *lines, *tail]), complete=True, revision=lf.revision, meta=meta)
+
+
+def _unlisted(path: str, qualnames: list[str]) -> list[str]:
+    """The line that counts the candidates a list leaves out by where they are defined, and names the
+    call that lists those of the first place (``[9 more not listed: 7 in basic_json, 2 in detail.lexer;
+    e.g. read_file(path="json.hpp", symbol="basic_json.at")]``)."""
+    if not qualnames:
+        return []
+    where: dict[str, list[str]] = {}
+    for q in qualnames:
+        p = parts(q)
+        where.setdefault(".".join(p[:-1]) or "the top level", []).append(q)
+    counts = ", ".join(f"{len(qs)} in {w}" for w, qs in list(where.items())[:UNLISTED_PLACES])
+    if len(where) > UNLISTED_PLACES:
+        counts += f", {len(where) - UNLISTED_PLACES} more places"
+    first = next(iter(where.values()))[0]
+    return [f"[{len(qualnames)} more not listed: {counts}; e.g. read_file(path={_q(path)}, symbol={_q(first)})]"]

@@ -200,7 +200,7 @@ def _ranked(outline: Outline, first: int, last: int, idx: list[int]) -> list[int
         d = outline.defs[i]
         if d.kind in TRANSPARENT:
             return 1
-        if outline.level(i) > 0 or (d.owner and d.owner in names):
+        if outline.level(i) > 0 or (d.owner and d.owner.split("::")[-1] in names):
             return 2
         return 0
 

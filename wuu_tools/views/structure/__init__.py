@@ -2,7 +2,8 @@
 
 - :mod:`.languages`: which language a file is, from its name or its ``#!`` line.
 - :mod:`.treesitter` and :mod:`.queries`: definitions read with tree-sitter's prebuilt grammars,
-  bounded in time and size.
+  bounded in time and size; :mod:`.cmacros`, :mod:`.cheads` and :mod:`.braces` where C/C++ macros
+  mislead the grammar.
 - :mod:`.fallback`: keywords and indentation where there is no grammar; reST and Markdown headings;
   YAML and TOML keys.
 - :mod:`.model`: :class:`Definition` and :class:`Outline`.

@@ -58,8 +58,10 @@ _ANON_NS = re.compile(rb"\b(?:inline\s+)?namespace\s*\Z")
 _EXTERN = re.compile(rb"\bextern\s*\Z")
 _CALL = re.compile(
     rb"(operator\s*(?:\(\s*\)|\[\s*\]|new\b(?:\s*\[\s*\])?|delete\b(?:\s*\[\s*\])?|[^\s\w(]+|[A-Za-z_][\w\s:<>,*&]*?)"
-    rb"|~?[A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\("
+    rb"|~?[A-Za-z_]\w*)\s*(?:<(?:[^<>()]|<[^<>()]*>)*>)?\s*\("
 )
+"""A function's name before its ``(``: an operator, or a word with template arguments (nested two deep, so
+that ``requires std::is_scalar_v<T> R operator<=>(`` does not read as a function ``is_scalar_v``)."""
 _NOT_NAMES = frozenset(
     b"if for while switch return sizeof decltype alignof alignas noexcept static_assert catch throw requires "
     b"__attribute__ __declspec typeid new delete defined template typename using".split()
@@ -102,20 +104,25 @@ def _strip_templates(head: bytes) -> bytes:
 
 
 def _owner(before: bytes) -> str | None:
-    """The innermost scope of a name preceded by ``before`` (``... basic_json<T>::`` -> ``basic_json``)."""
+    """The scope of a name preceded by ``before``, its template arguments left out
+    (``... ns::basic_json<T>::`` -> ``ns::basic_json``)."""
     text = before.rstrip()
-    if not text.endswith(b"::"):
-        return None
-    text = text[:-2].rstrip()
-    if text.endswith(b">"):
-        depth = 0
-        for i in range(len(text) - 1, -1, -1):
-            depth += {ord(">"): 1, ord("<"): -1}.get(text[i], 0)
-            if depth == 0:
-                text = text[:i].rstrip()
-                break
-    m = re.search(rb"([A-Za-z_]\w*)\Z", text)
-    return m.group(1).decode() if m else None
+    scopes: list[str] = []
+    while text.endswith(b"::"):
+        text = text[:-2].rstrip()
+        if text.endswith(b">"):
+            depth = 0
+            for i in range(len(text) - 1, -1, -1):
+                depth += {ord(">"): 1, ord("<"): -1}.get(text[i], 0)
+                if depth == 0:
+                    text = text[:i].rstrip()
+                    break
+        m = re.search(rb"([A-Za-z_]\w*)\Z", text)
+        if m is None:
+            break
+        scopes.insert(0, m.group(1).decode())
+        text = text[: m.start()].rstrip()
+    return "::".join(scopes) or None
 
 
 def _function(head: bytes) -> tuple[str, str | None, int, bool] | None:

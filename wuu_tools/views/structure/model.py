@@ -43,7 +43,8 @@ class Definition:
         signature: That line, stripped and cut to a readable length.
         doc_start: The first line of the comment block right above it (``start`` when there is none):
             where reading it by name begins.
-        owner: The type a method defined outside its type belongs to (Go receivers, C++ ``Foo::bar``).
+        owner: The type a method defined outside its type belongs to (Go receivers, C++ ``Foo::bar``), with
+            the scopes that qualify it (``ns::Foo`` of ``ns::Foo<T>::bar``).
     """
 
     name: str
@@ -124,8 +125,9 @@ class Outline:
     def qualname(self, i: int) -> str:
         """``Outer.Inner.name``: the names of the enclosing definitions (titles left out) and its own."""
         parts = [self.defs[i].name]
-        if self.defs[i].owner:
-            parts.insert(0, self.defs[i].owner)  # type: ignore[arg-type]
+        owner = self.defs[i].owner
+        if owner:
+            parts[:0] = owner.split("::")
         p = self.parents[i]
         while p >= 0:
             if self.defs[p].kind != "title":
@@ -156,7 +158,7 @@ class Outline:
             if p >= 0:
                 out[p].append(j)
             elif d.owner:  # a method defined outside its type: the type's member
-                for i in by_name.get(d.owner, [])[:1]:
+                for i in by_name.get(d.owner.split("::")[-1], [])[:1]:
                     out[i].append(j)
         return out
 

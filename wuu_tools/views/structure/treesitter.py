@@ -9,13 +9,11 @@ parser reports its progress every few hundred bytes of work; a parse that report
 the fallback reads the file too. The bound is counted in the parser's own steps, not in seconds,
 so a file gets the same map on a busy machine as on an idle one.
 
-C and C++ sources are parsed with each line that holds nothing but an upper-case macro name
-(``NLOHMANN_JSON_NAMESPACE_BEGIN``, ``JSON_HEDLEY_WARN_UNUSED_RESULT``), a macro used as an access
-label (``JSON_PRIVATE_UNLESS_TESTED:``) or a macro call not followed by a body
-(``JSON_HEDLEY_NON_NULL(3)``) blanked, byte for byte: a grammar that does not expand macros
-otherwise reads the namespace or class after it as noise. Where the parse still meets errors,
-:mod:`.cheads` reads the definitions from the text before each body too, and adds those the
-parse left unread (``basic_json::dump`` in nlohmann/json's ``json.hpp``).
+C and C++ sources are parsed with their macro-only lines and line-opening macro words blanked
+(:mod:`.cmacros`): a grammar that does not expand macros otherwise reads the namespace or class
+after them as noise. Where the parse still meets errors, :mod:`.cheads` reads the definitions from
+the text before each body too, and adds those the parse left unread (``basic_json::dump`` in
+nlohmann/json's ``json.hpp``).
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from functools import cache
 from typing import Any
 
 from .braces import closing
+from .cmacros import blank_macro_lines, tidy_c_names
 from .languages import GRAMMARS
 from .model import SIGNATURE_CHARS, Definition, tidy_signature
 from .queries import QUERIES
@@ -46,10 +45,6 @@ MAX_DEPTH = {"go": 2, "c": 11, "cpp": 11, "yaml": 8, "json": 6, "toml": 3}
 does not walk into the bodies of functions below that, which is most of a file's nodes."""
 DEFAULT_DEPTH = 10
 
-_MACRO_LINE = re.compile(
-    rb"^[ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*(?:(?P<label>:(?!:))[ \t]*|\([^()\n]*\)[ \t]*(?=\n(?![ \t]*\{)))?(?://[^\n]*)?$",
-    re.M,
-)
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
 _WRAPPERS = frozenset({"decorated_definition", "template_declaration", "export_statement"})
@@ -94,7 +89,7 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
     macro_rows: set[int] = set()
     source = data
     if language in ("c", "cpp"):
-        source, macro_rows = _blank_macro_lines(data)
+        source, macro_rows = blank_macro_lines(data)
     parser = tree_sitter.Parser(lang)
     limit = WORK_FLOOR + WORK_PER_KIB * len(source) // 1024
     work = [0]
@@ -114,20 +109,45 @@ def definitions(language: str, data: bytes) -> list[Definition] | None:
     best: dict[tuple[int, int], tuple[int, str, Any, Any]] = {}
     for pattern, caps in cursor.matches(tree.root_node):
         kind, node = next((k[4:], v[0]) for k, v in caps.items() if k.startswith("def."))
+        if kind == "prototype" and _in_body(node):  # ``serializer s(result, c);`` in a function: an object
+            continue
         key = (node.start_byte, node.end_byte)
         if key not in best or pattern < best[key][0]:  # the first pattern that matches a node wins
             name_nodes = caps.get("name")
             best[key] = (pattern, kind, node, name_nodes[0] if name_nodes else None)
     found = ((_definition(language, data, kind, node, name, macro_rows), node) for _, kind, node, name in best.values())
-    pairs = [(d, node) for d, node in found if d is not None]
+    pairs = [(d, node) for d, node in found if d is not None and not _macro_block(language, d, node)]
     if language in ("c", "cpp") and tree.root_node.has_error:
         defs = _with_heads(data, source, _whole_bodies(source, pairs))
     else:
         defs = [d for d, _ in pairs]
-    if language in ("c", "cpp"):  # a prototype counts where the file does not define the function itself
+    if language in ("c", "cpp"):
+        defs = tidy_c_names(data, defs)
+        # a prototype counts where the file does not define the function itself
         defined = {(d.owner, d.name) for d in defs if d.kind == "function"}
         defs = [d for d in defs if d.kind != "prototype" or (d.owner, d.name) not in defined]
     return defs
+
+
+def _macro_block(language: str, d: Definition, node: Any) -> bool:
+    """Whether ``d`` is a macro's block inside a function that the grammar read as a function
+    (``JSON_CATCH (std::out_of_range&) { ... }``)."""
+    return (
+        language in ("c", "cpp") and d.kind == "function" and _MACRO_NAME.match(d.name) is not None and _in_body(node)
+    )
+
+
+_MACRO_NAME = re.compile(r"_*[A-Z][A-Z0-9_]{2,}\Z")
+
+
+def _in_body(node: Any) -> bool:
+    """Whether ``node`` is inside a function's body."""
+    up = node.parent
+    while up is not None:
+        if up.type == "compound_statement":
+            return True
+        up = up.parent
+    return False
 
 
 _BODIED = frozenset({"class", "struct", "union", "enum", "namespace", "function", "method"})
@@ -211,20 +231,6 @@ def _comment_above(lines: list[bytes], start: int) -> int:
     return doc
 
 
-def _blank_macro_lines(data: bytes) -> tuple[bytes, set[int]]:
-    """``data`` with its macro-only lines blanked byte for byte, and the rows (0-based) of those lines."""
-    rows: set[int] = set()
-    out = bytearray(data)
-    row, at = 0, 0
-    for m in _MACRO_LINE.finditer(data):
-        row += data.count(b"\n", at, m.start())
-        at = m.start()
-        if not m.group("label"):  # an access label is not part of the member after it
-            rows.add(row)
-        out[m.start() : m.end()] = b" " * (m.end() - m.start())
-    return bytes(out), rows
-
-
 def _definition(
     language: str, data: bytes, kind: str, node: Any, name_node: Any, macro_rows: set[int]
 ) -> Definition | None:
@@ -304,7 +310,8 @@ def _heading(data: bytes, node: Any) -> Definition:
 
 
 def _declared_name(node: Any) -> tuple[Any, str | None]:
-    """The name node of a C/C++ function (through its declarators) and the type it is qualified by."""
+    """The name node of a C/C++ function (through its declarators) and the scope it is qualified by
+    (``ns::basic_json`` of ``ns::basic_json<T>::dump``)."""
     decl = node.child_by_field_name("declarator")
     for _ in range(12):
         if decl is None:
@@ -312,14 +319,16 @@ def _declared_name(node: Any) -> tuple[Any, str | None]:
         if decl.type in _NAMES:
             return decl, None
         if decl.type == "qualified_identifier":
-            name = decl.child_by_field_name("name")
-            scope = decl.child_by_field_name("scope")
+            scopes: list[str] = []
+            name = decl
             while name is not None and name.type == "qualified_identifier":
-                scope, name = name.child_by_field_name("scope"), name.child_by_field_name("name")
-            owner = scope.text.decode("utf-8", "replace").split("<")[0] if scope is not None and scope.text else None
+                scope = name.child_by_field_name("scope")
+                if scope is not None and scope.text:
+                    scopes.append(_bare(scope.text.decode("utf-8", "replace")))
+                name = name.child_by_field_name("name")
             if name is not None and name.type == "template_function":
                 name = name.child_by_field_name("name")
-            return name, owner
+            return name, "::".join(s for s in scopes if s) or None
         if decl.type == "template_function":
             return decl.child_by_field_name("name"), None
         nxt = decl.child_by_field_name("declarator")
