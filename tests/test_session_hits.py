@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from wuu_tools import Toolset
+from wuu_tools.core.result import call_text
 from wuu_tools.core.session import content_key, line_key, location
 from wuu_tools.views.seen import MIN_SAVING
 
@@ -38,6 +39,7 @@ def test_grep_after_a_read_names_the_hits_with_their_locations(tmp_path: Path) -
     assert hits.text.splitlines()[1] == "[lines 1-4 as shown in call 1, here at 30-33]"
     assert "the body of a module line 31" not in hits.text
     assert hits.meta["session"]["named_calls"] == [1]
+    assert hits.text.splitlines()[-1] == f"[all again: {call_text(hits.continuation)}]"
     again = ts.call(hits.continuation["tool"], hits.continuation["args"])  # read_saved(fresh=True)
     printed = [f"30:{_module(30).splitlines()[-1]}"] + [f"{i}-{_module(i).splitlines()[-1]}" for i in (31, 32, 33)]
     assert [line.split("\t", 1)[-1] for line in again.text.splitlines()] == printed  # (read_saved's gutter)

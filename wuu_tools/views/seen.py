@@ -23,7 +23,6 @@ from typing import Any
 from ..core.budget import count_tokens, within
 from ..core.result import Continuation, ToolResult, call_text
 from ..core.session import Session, content_key, current_session, line_key, location
-from ..core.text import plural
 
 __all__ = [
     "CONTEXT",
@@ -247,7 +246,7 @@ def session_pass(
         note = f"[changed since call {before.call}: revision {result.revision} now, {before.revision} then]"
         named.lines.insert(0, note)
     if named.named_lines:
-        footer = f"[{plural(named.named_lines, 'line')} shown before not repeated; all again: {call_text(again)}]"
+        footer = f"[all again: {call_text(again)}]"  # (the notices say what is named, and where)
         candidate = "\n".join([*named.lines, footer])
         if within(candidate, budget) and count_tokens(candidate) < result.tokens + (count_tokens(note) if note else 0):
             text = candidate
