@@ -53,8 +53,10 @@ __all__ = [
     "Session",
     "StoredSession",
     "ViewRecord",
+    "content_key",
     "current_session",
     "line_key",
+    "location",
     "session_from_env",
     "use_session",
 ]
@@ -68,15 +70,44 @@ MAX_STORED_SESSIONS = 64
 MIN_KEYED_CHARS = 9
 """A line needs this many characters (gutter and edge blanks removed) to have a key."""
 _GUTTER = re.compile(r"^ *\d+(?:[:-]?\t|→)")
+_LOCATION = re.compile(r"^(?:([^\s:]*[./][^\s:]*)[:-])?(\d+)[:-]")
+"""A search hit's location before its text: ``path:12:`` and ``path-12-`` (grep -n, context), or ``12:``/``12-``."""
 _NAME_MAX = 512
 
 
 def line_key(line: str) -> bytes | None:
     """The key of a displayed line: its text without gutter and trailing blanks, hashed; None for a short line."""
-    text = _GUTTER.sub("", line, count=1).rstrip()
+    return _key(_GUTTER.sub("", line, count=1))
+
+
+def _key(text: str) -> bytes | None:
+    text = text.rstrip()
     if len(text.strip()) < MIN_KEYED_CHARS:
         return None
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+
+def location(line: str) -> tuple[str, int, str] | None:
+    """A search hit's path (empty when grep printed none), line number and text; None for another line.
+
+    >>> location("django/forms/widgets.py:142:    warnings.warn(")
+    ('django/forms/widgets.py', 142, '    warnings.warn(')
+    >>> location("1683-                    id='fields.E140',")
+    ('', 1683, "                    id='fields.E140',")
+    >>> location("Traceback (most recent call last):") is None
+    True
+    """
+    m = _LOCATION.match(line)
+    if m is None:
+        return None
+    return m.group(1) or "", int(m.group(2)), line[m.end() :]
+
+
+def content_key(line: str) -> bytes | None:
+    """The key of a search hit's text without its location (``path:12:``), so a hit matches the line a file view
+    showed; None for a line without a location (its :func:`line_key` is its only key) or a short text."""
+    hit = location(line)
+    return None if hit is None else _key(hit[2])
 
 
 @dataclass

@@ -22,8 +22,7 @@ from typing import Any
 
 from ..core.budget import count_tokens, within
 from ..core.result import Continuation, ToolResult, call_text
-from ..core.session import Session, current_session, line_key
-from ..core.text import plural
+from ..core.session import Session, content_key, current_session, line_key, location
 
 __all__ = [
     "CONTEXT",
@@ -38,7 +37,9 @@ __all__ = [
 ]
 
 MIN_RUN = 3
-"""A stretch of fewer lines than this is shown again (naming it would save next to nothing)."""
+"""A stretch of fewer lines than this is shown again, unless naming it saves :data:`MIN_SAVING` tokens."""
+MIN_SAVING = 10
+"""Tokens a stretch of one or two lines must save (its lines against the line naming them) to be named."""
 CONTEXT = 0
 """Lines kept beside a new line of a command's output (a file's view keeps :data:`EDIT_CONTEXT`)."""
 EDIT_CONTEXT = 1
@@ -121,10 +122,16 @@ def name_seen(
     lines, numbers = shown.lines, shown.numbers
     n = len(lines)
     keys = [line_key(line) if numbers[i] is not None else None for i, line in enumerate(lines)]
+    hits = [content_key(line) if numbers[i] is not None else None for i, line in enumerate(lines)]
     seen = [session.shown_in(k) for k in keys]
+    located = [False] * n  # seen only as text: a search hit whose line a view showed without this location
+    for i, hit in enumerate(hits):
+        if seen[i] is None and hit is not None and (call := session.shown_in(hit)) is not None:
+            seen[i], located[i] = call, True
     # state: 0 notice, 1 new, 2 seen, 3 neutral (a short source line)
     state = [
-        0 if numbers[i] is None else (3 if keys[i] is None else (2 if seen[i] is not None else 1)) for i in range(n)
+        0 if numbers[i] is None else (3 if keys[i] is None and hits[i] is None else (2 if seen[i] is not None else 1))
+        for i in range(n)
     ]
     out: list[str] = []
     named = Named(out)
@@ -132,6 +139,7 @@ def name_seen(
     def show(a: int, b: int) -> None:
         out.extend(lines[a:b])
         named.keys.extend(k for k in keys[a:b] if k is not None)
+        named.keys.extend(k for k in hits[a:b] if k is not None)
 
     i = 0
     while i < n:
@@ -148,11 +156,13 @@ def name_seen(
         if j < n and state[j] == 1 and numbers[j] == (numbers[j - 1] or 0) + 1:
             hi = max(lo, j - context)
         calls = sorted({c for c in seen[lo:hi] if c is not None})
-        notice = _notice(numbers[lo], numbers[hi - 1], calls, phrase) if hi > lo else ""
+        where = _locations(lines[lo:hi]) if any(located[lo:hi]) else ""
+        notice = _notice(numbers[lo], numbers[hi - 1], calls, phrase, where) if hi > lo else ""
+        saving = count_tokens("\n".join(lines[lo:hi])) - count_tokens(notice) if hi > lo else 0
         worth = (
-            hi - lo >= MIN_RUN
-            and sum(s == 2 for s in state[lo:hi]) >= 2
-            and count_tokens("\n".join(lines[lo:hi])) > count_tokens(notice) + 4
+            sum(s == 2 for s in state[lo:hi]) >= min(2, hi - lo)
+            and saving > 4
+            and (hi - lo >= MIN_RUN or saving >= MIN_SAVING)
         )
         if not worth:
             show(i, j)
@@ -166,12 +176,38 @@ def name_seen(
     return named
 
 
-def _notice(first: int | None, last: int | None, calls: list[int], phrase: str) -> str:
+def _locations(lines: Sequence[str]) -> str:
+    """The locations of the search hits among ``lines``, joined: ``a.py:12-14,40; b.py:7``."""
+    groups: list[tuple[str, int, int]] = []
+    for line in lines:
+        hit = location(line)
+        if hit is None:
+            continue
+        path, number, _ = hit
+        if groups and groups[-1][0] == path and groups[-1][2] + 1 == number:
+            groups[-1] = (path, groups[-1][1], number)
+        else:
+            groups.append((path, number, number))
+    parts: list[str] = []
+    last = None
+    for path, a, b in groups:
+        span = f"{a}" if a == b else f"{a}-{b}"
+        if path == last:
+            parts[-1] += f",{span}"
+        else:
+            parts.append(f"{path}:{span}" if path else span)
+        last = path
+    return "; ".join(parts)
+
+
+def _notice(first: int | None, last: int | None, calls: list[int], phrase: str, hits: str = "") -> str:
     where = "call" if len(calls) == 1 else "calls"
     listed = ", ".join(str(c) for c in calls[-3:])
     if len(calls) > 3:
         listed = f"{calls[0]}-{calls[-1]}"
     span = f"{first:,}" if first == last else f"{first:,}-{last:,}"
+    if hits:  # search hits whose text a view showed: where they are is new
+        return f"[lines {span} {phrase} {where} {listed}, here at {hits}]"
     return f"[lines {span} {phrase} {where} {listed}]"
 
 
@@ -205,20 +241,21 @@ def session_pass(
     named = name_seen(Shown(lines, nums), Session() if fresh else session, phrase=phrase, context=context)
     text = result.text
     complete, cont = result.complete, result.continuation
+    note = None
     if track_revision and not fresh and before is not None and before.revision and before.revision != result.revision:
         note = f"[changed since call {before.call}: revision {result.revision} now, {before.revision} then]"
         named.lines.insert(0, note)
-        if not named.named_lines and within(f"{note}\n{text}", budget):
-            text = f"{note}\n{text}"
     if named.named_lines:
-        footer = f"[{plural(named.named_lines, 'line')} shown before not repeated; all again: {call_text(again)}]"
+        footer = f"[all again: {call_text(again)}]"  # (the notices say what is named, and where)
         candidate = "\n".join([*named.lines, footer])
-        if within(candidate, budget):
+        if within(candidate, budget) and count_tokens(candidate) < result.tokens + (count_tokens(note) if note else 0):
             text = candidate
             if complete:
                 complete, cont = False, again
-        else:
+        else:  # naming does not pay (or does not fit): the view as it is
             named = name_seen(Shown(lines, nums), Session(), phrase=phrase)
+    if note is not None and not named.named_lines and within(f"{note}\n{text}", budget):
+        text = f"{note}\n{text}"
     call = session.record(tool, source, revision=result.revision, ref=ref, keys=named.keys)
     facts: dict[str, Any] = {"call": call, "named_lines": named.named_lines, "named_calls": named.calls}
     if before is not None:
