@@ -3,31 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import _docs
 import pytest
 from rich.console import Console
 
+from tests._cli import wuu
 from wuu_tools import list_dir
 from wuu_tools.cli.ls import render_tree
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-
-
-def wuu(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "wuu_tools.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(README.parent)},
-    )
 
 
 def demo(base: Path) -> Path:

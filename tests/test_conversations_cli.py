@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,17 +10,12 @@ from pathlib import Path
 import _docs
 from rich.console import Console
 
+from tests._cli import wuu
 from wuu_tools import read_conversation
 from wuu_tools.cli.conv import _rich
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 SESSION = str(FIXTURES / "claude_session.jsonl")
-
-
-def wuu(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "wuu_tools.cli", *args], capture_output=True, text=True, timeout=60, env=dict(os.environ)
-    )
 
 
 def test_piped_output_is_the_exact_text() -> None:

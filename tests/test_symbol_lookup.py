@@ -14,14 +14,12 @@ it on Python, Go, Rust, Java and TypeScript too.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests._cli import wuu
 from wuu_tools import InvalidArgument, read_file
 from wuu_tools.views.structure import outline_of_bytes
 from wuu_tools.views.symbols import parts
@@ -182,17 +180,6 @@ def test_parts_keep_template_arguments_and_operators_whole() -> None:
     assert parts("a::operator<<") == ["a", "operator<<"]
     assert parts("less< ::ns::value_t>.operator()") == ["less< ::ns::value_t>", "operator()"]
     assert parts("Client#start") == ["Client", "start"]
-
-
-def wuu(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "wuu_tools.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        env=os.environ,
-    )
 
 
 def test_the_printed_calls_read_each_candidate(tmp_path: Path) -> None:
