@@ -132,7 +132,7 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
             word = "SKIPPED" if "SKIPPED" in line else "XFAIL" if "XFAIL" in line else "PASSED"
             return f"{word} line"
         if listed and (m := _FAILED.match(line)) and (m.group(1) or m.group(2)) in listed:
-            return "FAILED line (in the summary)"
+            return "FAILED line (listed below)"
         if _BAR.match(line):
             return "progress bar line"
         if _DOTS.match(line) and line.strip():
