@@ -49,7 +49,7 @@ _HEADER = re.compile(
 )
 
 
-NAMED_TESTS = 12
+NAMED_TESTS = 8
 """A fold of PASSED lines names its tests (by function, parameters counted) when it holds at most this many."""
 LABEL_CLASSES = 12
 """Past :data:`NAMED_TESTS`, a fold of PASSED lines names the test classes they belong to, up to this many."""
