@@ -84,6 +84,9 @@ def test_many_passed_tests_are_counted_by_class_not_named(tmp_path: Path) -> Non
     plan, _, _ = planned("pytest -v test_lots.py", lines)
     label = next(f.label for f in plan.folds if "PASSED" in f.label)
     assert label.endswith("(TestLots)") and "test_3" not in label, label
+    narrowed, _, _ = planned("pytest -v test_lots.py -k test_", lines)  # the tests asked for by name: named
+    label = next(f.label for f in narrowed.folds if "PASSED" in f.label)
+    assert f"test_{NAMED_TESTS}" in label and "test_3," in label, label
 
 
 def test_failed_progress_lines_the_summary_lists_fold_with_the_passes(tmp_path: Path) -> None:

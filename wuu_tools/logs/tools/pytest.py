@@ -50,6 +50,8 @@ _HEADER = re.compile(
 
 
 NAMED_TESTS = 8
+NARROWED_NAMED = 24
+"""A run narrowed by ``-k`` or a node id names up to this many (the agent reads the names of the tests it chose)."""
 """A fold of PASSED lines names its tests (by function, parameters counted) when it holds at most this many."""
 LABEL_CLASSES = 12
 """Past :data:`NAMED_TESTS`, a fold of PASSED lines names the test classes they belong to, up to this many."""
@@ -69,14 +71,14 @@ def _tests_of(lines: Sequence[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _named(fold: Fold, lines: Sequence[str]) -> Fold:
+def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS) -> Fold:
     """``fold``, its label naming the tests of its PASSED lines when they are few, else their classes when few."""
     if "PASSED" not in fold.label:
         return fold
     owners = _tests_of(lines[fold.start - 1 : fold.end])
     if not owners:
         return fold
-    if sum(len(t) for t in owners.values()) <= NAMED_TESTS:
+    if sum(len(t) for t in owners.values()) <= named:
         parts = [
             f"{owner}: " + ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in tests.items())
             for owner, tests in owners.items()
@@ -139,7 +141,10 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
             return "progress line"
         return None
 
-    folds = _merged([_named(f, lines) for f in fold_noise(lines, kind)], failure_folds(lines), warnings_fold(lines))
+    narrowed = any("-k" in w or any("::" in x for x in w) for w in invocations(command))
+    named = NARROWED_NAMED if narrowed else NAMED_TESTS
+    noise = [_named(f, lines, named) for f in fold_noise(lines, kind)]
+    folds = _merged(noise, failure_folds(lines), warnings_fold(lines))
     if not folds:
         return None
     summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)
