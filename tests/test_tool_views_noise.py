@@ -35,7 +35,7 @@ def test_runs_tests() -> None:
 def test_fold_noise_joins_blank_lines_inside_a_run_only() -> None:
     lines = ["keep", "", "n1", "", "n2", "", "keep too"]
     folds = fold_noise(lines, lambda _, line: "noise line" if line.startswith("n") else None)
-    assert folds == [Fold(3, 5, "3 lines: 2 noise lines, 1 blank line")]
+    assert folds == [Fold(3, 5, "3 lines: 2 noise")]
 
 
 def test_a_lone_short_noise_line_stays_and_a_long_one_folds() -> None:
@@ -50,4 +50,4 @@ def test_labels_count_each_kind_in_order_seen() -> None:
     lines = ["Collecting a", "  Downloading a.whl", "Collecting b", "done"]
     kinds = {"C": "Collecting line", " ": "download line"}
     folds = fold_noise(lines, lambda _, line: kinds.get(line[0]))
-    assert folds == [Fold(1, 3, "3 lines: 2 Collecting lines, 1 download line")]
+    assert folds == [Fold(1, 3, "3 lines: 2 Collecting, 1 download")]

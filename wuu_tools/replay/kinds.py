@@ -9,6 +9,14 @@ tokens, rtk's, wuu's (``run_command``'s first view at the budget, no session), a
 (INDEX.md's rule, :func:`.runs._items`) each view keeps, over every output of the kind, whatever
 its size (an output with no item adds tokens and no items).
 
+The definition, pinned (the issue's counts, 263 pytest outputs and 45 items, were measured on
+other runs; these runs give other counts under the same rule): an output is counted when it is a
+Bash (or Read) output with text, ``rtk rewrite`` maps its command to an ``rtk`` command with a pipe
+filter, and that filter's view has fewer tokens (:func:`~wuu_tools.core.budget.count_tokens`) than
+the output; a row's *items* is the sum over its outputs of each output's distinct items, and a
+view *keeps* an item when the item is one of the view's item-shaped tokens (:func:`.runs.tokens`).
+Tokens are summed over the same outputs on each side, an output with no item included.
+
 The figures are deterministic: rtk's answers are memoized, the views are (invariant 6), and the
 workers' rows are put back in the outputs' order.
 """
@@ -29,9 +37,14 @@ from .rtk import rtk_available, rtk_view
 from .runs import Output, tokens
 from .views import replay_store, wuu_run
 
-__all__ = ["KindRow", "KindScore", "kind_rows", "kind_scores", "kinds_json"]
+__all__ = ["DEFINITION", "KindRow", "KindScore", "kind_rows", "kind_scores", "kinds_json"]
 
 DEFAULT_BUDGET = 2000
+DEFINITION = (
+    "an output counts where rtk rewrites its command to a filter and that filter's view has fewer tokens "
+    "than the output; items: each output's distinct items (INDEX.md's rule), summed"
+)
+"""The rule in one line, printed under the ``--kinds`` table's title."""
 
 
 @dataclass(frozen=True)

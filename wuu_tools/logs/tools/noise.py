@@ -8,7 +8,7 @@ it stands for (two lines or more, or one long line), so a fold never makes a vie
 >>> lines = ["Collecting rich", "  Downloading rich-14.whl (240 kB)", "Successfully installed rich-14.0"]
 >>> kinds = {0: "Collecting line", 1: "download line"}
 >>> fold_noise(lines, lambda i, line: kinds.get(i))
-[Fold(start=1, end=2, label='2 lines: 1 Collecting line, 1 download line')]
+[Fold(start=1, end=2, label='2 lines: 1 Collecting, 1 download')]
 """
 
 from __future__ import annotations
@@ -111,12 +111,20 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {many}" + (f" ({tail}" if tail else "")
 
 
+_LINE_WORD = re.compile(r" lines?(?= \(|$)")
+
+
 def _label(kinds: Counter[str], blanks: int) -> str:
+    """``3 PASSED lines``; of several kinds (or with blank lines), ``5 lines: 3 PASSED, 1 progress``.
+
+    In a label of several kinds the total says they are lines, so each kind drops its ``line``
+    word, and the blank lines are counted in the total only: a fold's line costs tokens too.
+    """
     total = sum(kinds.values()) + blanks
-    named = ", ".join(_plural(n, kind) for kind, n in kinds.items())
     if len(kinds) == 1 and not blanks:
-        return named
-    return f"{total} lines: {named}" + (f", {_plural(blanks, 'blank line')}" if blanks else "")
+        return ", ".join(_plural(n, kind) for kind, n in kinds.items())
+    named = ", ".join(_LINE_WORD.sub("", _plural(n, kind)) for kind, n in kinds.items())
+    return f"{total} lines: {named}"
 
 
 def fold_noise(lines: Sequence[str], kind_of: Callable[[int, str], str | None], *, min_run: int = 2) -> list[Fold]:

@@ -30,6 +30,13 @@ _VERBOSE = re.compile(
     r"^(\[gw\d+\] (\[\s*\d+%\] )?(PASSED|SKIPPED|XFAIL)\b.*"
     r"|\S+::\S.*? (PASSED|SKIPPED|XFAIL)\b[^\[]*(\[\s*\d+%\])?\s*)$"
 )
+_FAILED = re.compile(
+    r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?(?:FAILED|ERROR) (\S+::\S+).*"
+    r"|(\S+::\S.*?) (?:FAILED|ERROR)\b[^\[]*(?:\[\s*\d+%\])?\s*)$"
+)
+_LISTED = re.compile(r"^(?:FAILED|ERROR) (\S+(?:\[.*?\])?)(?: - .*)?$")
+_BAR = re.compile(r"^.{0,80}?\s\d{1,3}%\|.*\|.*\[[\d:?]+<[\d:?]+.*\]\s*$")
+"""A progress bar's line (tqdm's ``name:  50%|████▉     | 46.5k/93.3k [00:00<00:00, 465kB/s]``), e.g. a download."""
 _DOTS = re.compile(r"^(\S+\.py )?[.sx]+\s*(\[\s*\d+%\])?\s*$")
 _BARE = re.compile(r"^(PASSED|SKIPPED|XFAIL)$")
 _HEADER = re.compile(
@@ -42,24 +49,45 @@ _HEADER = re.compile(
 )
 
 
-NARROWED_KEEP = 40
-"""A run narrowed by ``-k`` or a node id keeps up to this many PASSED lines (the agent reads the names next)."""
+NAMED_TESTS = 8
+NARROWED_NAMED = 24
+"""A run narrowed by ``-k`` or a node id names up to this many (the agent reads the names of the tests it chose)."""
+"""A fold of PASSED lines names its tests (by function, parameters counted) when it holds at most this many."""
 LABEL_CLASSES = 12
-"""A fold of PASSED lines names the test classes they belong to, up to this many."""
-_CLASS = re.compile(r"::(\w+)::")
+"""Past :data:`NAMED_TESTS`, a fold of PASSED lines names the test classes they belong to, up to this many."""
+_NODE = re.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?\w+ )?(\S+?)::(\S+?)(?:\[.*?\])? ")
 
 
-def _named(fold: Fold, lines: Sequence[str]) -> Fold:
-    """``fold``, its label naming the test classes of its PASSED lines when they are few."""
+def _tests_of(lines: Sequence[str]) -> dict[str, dict[str, int]]:
+    """The verbose lines' tests, by class (or file when they have none): ``{"TestA": {"test_x": 2}}``."""
+    out: dict[str, dict[str, int]] = {}
+    for line in lines:
+        if not _VERBOSE.match(line) or not (m := _NODE.match(line)):
+            continue
+        path, _, name = m.group(2).rpartition("::")
+        owner = path.rsplit("::", 1)[-1] if path else m.group(1).rsplit("/", 1)[-1]
+        tests = out.setdefault(owner, {})
+        tests[name] = tests.get(name, 0) + 1
+    return out
+
+
+def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS) -> Fold:
+    """``fold``, its label naming the tests of its PASSED lines when they are few, else their classes when few."""
     if "PASSED" not in fold.label:
         return fold
-    names: dict[str, None] = {}
-    for line in lines[fold.start - 1 : fold.end]:
-        if _VERBOSE.match(line) and (m := _CLASS.search(line)):
-            names[m.group(1)] = None
-    if not names or len(names) > LABEL_CLASSES:
+    owners = _tests_of(lines[fold.start - 1 : fold.end])
+    if not owners:
         return fold
-    return Fold(fold.start, fold.end, f"{fold.label} ({', '.join(names)})")
+    if sum(len(t) for t in owners.values()) <= named:
+        parts = [
+            f"{owner}: " + ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in tests.items())
+            for owner, tests in owners.items()
+        ]
+        return Fold(fold.start, fold.end, f"{fold.label} ({'; '.join(parts)})")
+    classes = [o for o in owners if not o.endswith(".py")]
+    if not classes or len(classes) > LABEL_CLASSES:
+        return fold
+    return Fold(fold.start, fold.end, f"{fold.label} ({', '.join(classes)})")
 
 
 def _is_pytest(command: str | None, lines: Sequence[str]) -> bool:
@@ -97,24 +125,26 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
                 header.update(range(j, k + 1))
                 j = k + 1
 
+    listed = {m.group(1) for line in lines if (m := _LISTED.match(line))}
+
     def kind(i: int, line: str) -> str | None:
         if i in header:
             return "session header line"
         if _VERBOSE.match(line) or _BARE.match(line):
             word = "SKIPPED" if "SKIPPED" in line else "XFAIL" if "XFAIL" in line else "PASSED"
             return f"{word} line"
+        if listed and (m := _FAILED.match(line)) and (m.group(1) or m.group(2)) in listed:
+            return "FAILED line (listed below)"
+        if _BAR.match(line):
+            return "progress bar line"
         if _DOTS.match(line) and line.strip():
             return "progress line"
         return None
 
     narrowed = any("-k" in w or any("::" in x for x in w) for w in invocations(command))
-    if narrowed and sum(1 for line in lines if _VERBOSE.match(line)) <= NARROWED_KEEP:
-        plain = kind
-
-        def kind(i: int, line: str) -> str | None:  # the tests asked for by name: their PASSED lines are the answer
-            return None if _VERBOSE.match(line) else plain(i, line)
-
-    folds = _merged([_named(f, lines) for f in fold_noise(lines, kind)], failure_folds(lines), warnings_fold(lines))
+    named = NARROWED_NAMED if narrowed else NAMED_TESTS
+    noise = [_named(f, lines, named) for f in fold_noise(lines, kind)]
+    folds = _merged(noise, failure_folds(lines), warnings_fold(lines))
     if not folds:
         return None
     summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)

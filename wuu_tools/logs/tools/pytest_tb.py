@@ -27,6 +27,8 @@ from . import Fold
 __all__ = ["failure_folds", "warnings_fold"]
 
 _RULE = re.compile(r"^=+ .+ =+$")
+_START = re.compile(r"^=+ test session starts =+$")
+_CUT = re.compile(r"^\.\.\. \[[\d,]+ (characters|lines) truncated\] \.\.\.$|^\[[\d,]+ (characters|lines) truncated\]$")
 _FAILURES = re.compile(r"^=+ (FAILURES|ERRORS) =+$")
 _SEPARATOR = re.compile(r"^_( _)+\s*$")
 _TITLE = re.compile(r"^_+ \S.* _+$")
@@ -52,8 +54,9 @@ QUIET_WARNINGS = frozenset({"DeprecationWarning", "PendingDeprecationWarning"})
 def _blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
     """The traceback part of each failure block: (first, last) 0-based indexes, the title excluded."""
     out: list[tuple[int, int]] = []
-    inside = False
-    start: int | None = None
+    first_rule = next((line for line in lines if _RULE.match(line)), None)
+    inside = first_rule is not None and not _START.match(first_rule)  # (a cut head: the output starts in a section)
+    start: int | None = 0 if inside else None
 
     def close(end: int) -> None:
         nonlocal start
@@ -65,11 +68,15 @@ def _blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
         if _RULE.match(line):
             close(i - 1)
             inside = bool(_FAILURES.match(line))
-        elif not inside:
-            continue
+        elif _CUT.match(line):  # (the middle was cut: what follows may be a failure's end)
+            close(i - 1)
+            inside, start = True, i + 1
         elif _TITLE.match(line) and not _SEPARATOR.match(line):
+            inside = True  # (pytest prints such titles only in its FAILURES and ERRORS sections)
             close(i - 1)
             start = i + 1
+        elif not inside:
+            continue
         elif _CAPTURED.match(line):
             close(i - 1)
     close(len(lines) - 1)
@@ -93,14 +100,29 @@ def _pieces(lines: Sequence[str], first: int, last: int) -> list[tuple[int, int]
     return out
 
 
+def _library(place: str) -> bool:
+    """Whether a frame's place is an installed library's or the interpreter's, not the project's."""
+    return place.startswith("/") or "site-packages/" in place or "dist-packages/" in place
+
+
 def _frames_label(lines: Sequence[str], a: int, b: int) -> str:
-    """``2 traceback frames, at app/views.py:40, app/models.py:12``: the count and where each frame is."""
+    """``2 traceback frames, at app/views.py:40, app/models.py:12``: the count and where each frame is.
+
+    Frames in installed libraries (absolute paths, ``site-packages``) are counted, not named, when the
+    project's own frames are among them: their long paths are rarely what the agent reads next.
+    """
     at = [m.group(1) for i in range(a, b + 1) if (m := _WHERE.match(lines[i]))]
     n = len(at)
     what = "1 traceback frame" if n == 1 else f"{n} traceback frames" if n else f"{b - a + 1} traceback lines"
     if not at:
         return what
-    shown = at if n <= NAMED_FRAMES else [*at[: NAMED_FRAMES - 1], "…", at[-1]]
+    own = [place for place in at if not _library(place)]
+    if own and len(own) < n:
+        what += f" ({n - len(own)} in libraries)"
+        at = own
+    elif not own:
+        at = [at[0], at[-1]] if n > 1 else at
+    shown = at if len(at) <= NAMED_FRAMES else [*at[: NAMED_FRAMES - 1], "…", at[-1]]
     return f"{what}, at {', '.join(shown)}"
 
 
@@ -118,9 +140,25 @@ def _source_folds(lines: Sequence[str], first: int, raised: int) -> list[Fold]:
     return [Fold(a + 1, b + 1, f"{b - a + 1} {what}") for a, b in pieces]
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _title_of(lines: Sequence[str], first: int) -> str | None:
+    """The test a block belongs to, from its ``____ Class.test_name ____`` title line."""
+    if first and _TITLE.match(lines[first - 1]):
+        return lines[first - 1].strip("_ ")
+    return None
+
+
 def failure_folds(lines: Sequence[str]) -> list[Fold]:
-    """The folds of the failure blocks' middle frames and long frames' source, in line order."""
+    """The folds of the failure blocks' middle frames and long frames' source, in line order.
+
+    A block whose raising frame (its last frame, to the ``path:50: Error`` line) is printed as an
+    earlier block's was, objects' addresses aside, has that frame folded whole, named by the test
+    it repeats: sixteen tests failing on one library call read as one traceback and fifteen names.
+    """
     folds: list[Fold] = []
+    seen: dict[str, str] = {}
     for first, last in _blocks(lines):
         seps = [i for i in range(first, last + 1) if _SEPARATOR.match(lines[i])]
         frames = [i for i in range(first, last + 1) if _SHORT_FRAME.match(lines[i])]
@@ -130,12 +168,23 @@ def failure_folds(lines: Sequence[str]) -> list[Fold]:
         else:
             middle = (frames[1], frames[-1] - 1) if len(frames) >= 3 else None
             chunks = [] if frames else [(first, last)]  # (--tb=short: no source above a line)
+        repeated = None
+        if seps and last - seps[-1] >= 4:
+            key = "\n".join(_ADDRESS.sub("", lines[i]) for i in range(seps[-1] + 1, last + 1)).strip()
+            title = _title_of(lines, first)
+            if key in seen:
+                repeated = Fold(seps[-1] + 2, last + 1, f"{last - seps[-1]} lines: the raising frame as in {seen[key]}")
+                chunks = chunks[:1]
+            else:
+                seen[key] = title or "the failure above"
         for a, b in chunks:
             raised = next((i for i in range(a, b + 1) if _RAISE.match(lines[i])), None)
             if raised is not None:
                 folds += _source_folds(lines, a, raised)
         if middle is not None:
             folds += [Fold(a + 1, b + 1, _frames_label(lines, a, b)) for a, b in _pieces(lines, *middle)]
+        if repeated is not None:
+            folds.append(repeated)
     return sorted(folds, key=lambda f: f.start)
 
 

@@ -1,0 +1,145 @@
+"""pytest's views as compact as a summary (issue 33), on real pytest runs and their cut copies.
+
+PASSED folds name their tests when they are few (the agent runs one of them next), the FAILED
+progress lines the short summary lists again fold with the PASSED ones, a progress bar is noise,
+a failure block is found after a cut head (``| tail``) or a cut middle (an agent's "… characters
+truncated …"), and a raising frame printed as an earlier block's was folds whole, naming the test
+it repeats. Every fold is a projection: the kept lines are the output's, in the order printed.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from tests._tool_views import planned, sh
+from wuu_tools.logs.tools.pytest import NAMED_TESTS
+from wuu_tools.logs.tools.pytest_tb import failure_folds
+
+PY = sys.executable
+
+FEW = """
+import pytest
+
+
+class TestNested:
+    def test_nested(self):
+        pass
+
+    def test_nested_meta_many(self):
+        pass
+
+    @pytest.mark.parametrize("n", range(3))
+    def test_many(self, n):
+        pass
+"""
+
+SHARED = '''
+import enum
+
+
+class Need(enum.Enum):
+    LOW = 1
+
+
+def pick(level):
+    """Choose by level."""
+    first = level
+    second = first
+    third = second
+    return getattr(Need, third)
+
+
+class TestPick:
+    def test_high(self):
+        assert pick("HIGH")
+
+    def test_higher(self):
+        assert pick("HIGH") is None
+
+    def test_ok(self):
+        assert pick("LOW")
+'''
+
+
+def _run(tmp_path: Path, name: str, body: str, flags: str = "-v") -> list[str]:
+    (tmp_path / name).write_text(body)
+    return sh(f"{PY} -m pytest -p no:cacheprovider -p no:randomly {flags} {name}", tmp_path)
+
+
+def test_a_few_passed_tests_are_named_in_their_fold(tmp_path: Path) -> None:
+    lines = _run(tmp_path, "test_few.py", FEW)
+    command = "pytest -v test_few.py::TestNested"
+    plan, kept, _ = planned(command, lines)
+    assert not [line for line in kept if " PASSED" in line]
+    label = next(f.label for f in plan.folds if "PASSED" in f.label)
+    assert "TestNested: test_nested, test_nested_meta_many, test_many ×3" in label, label
+    assert "5 passed" in (plan.summary or "")
+
+
+def test_many_passed_tests_are_counted_by_class_not_named(tmp_path: Path) -> None:
+    tests = "\n".join(f"    def test_{i}(self):\n        pass\n" for i in range(NAMED_TESTS + 1))
+    lines = _run(tmp_path, "test_lots.py", f"class TestLots:\n{tests}")
+    plan, _, _ = planned("pytest -v test_lots.py", lines)
+    label = next(f.label for f in plan.folds if "PASSED" in f.label)
+    assert label.endswith("(TestLots)") and "test_3" not in label, label
+    narrowed, _, _ = planned("pytest -v test_lots.py -k test_", lines)  # the tests asked for by name: named
+    label = next(f.label for f in narrowed.folds if "PASSED" in f.label)
+    assert f"test_{NAMED_TESTS}" in label and "test_3," in label, label
+
+
+def test_failed_progress_lines_the_summary_lists_fold_with_the_passes(tmp_path: Path) -> None:
+    lines = _run(tmp_path, "test_shared.py", SHARED)
+    plan, kept, folded = planned("pytest -v test_shared.py", lines, exit_code=1)
+    progress = [line for line in folded if re.search(r"::\S+ FAILED\s+\[", line)]
+    assert len(progress) == 2  # both folded: the summary names them
+    assert any(line.startswith("FAILED test_shared.py::TestPick::test_high") for line in kept)
+    assert any(line.startswith("FAILED test_shared.py::TestPick::test_higher") for line in kept)
+    assert any("FAILED (listed below)" in f.label for f in plan.folds)
+
+
+def test_a_raising_frame_printed_again_folds_whole_naming_the_first(tmp_path: Path) -> None:
+    lines = _run(tmp_path, "test_shared.py", SHARED, flags="")
+    plan, kept, _ = planned("pytest test_shared.py", lines, exit_code=1)
+    again = [f for f in plan.folds if "the raising frame as in TestPick.test_high" in f.label]
+    assert len(again) == 1, [f.label for f in plan.folds]
+    assert sum(1 for line in kept if line.startswith("E ")) == 1  # the second block's E line is in the fold
+    assert "_____ TestPick.test_higher _____" in "\n".join(kept)  # both tests still named by their titles
+
+
+def test_a_cut_head_or_middle_still_finds_the_failure_blocks(tmp_path: Path) -> None:
+    lines = _run(tmp_path, "test_shared.py", SHARED, flags="")
+    whole = failure_folds(lines)
+    start = next(i for i, line in enumerate(lines) if "FAILURES" in line)
+    tail = lines[start + 1 :]  # "| tail": the FAILURES rule is gone
+    assert failure_folds(tail), "no block found in a cut head"
+    middle = [*lines[:3], "... [2,000 characters truncated] ...", *lines[start + 3 :]]
+    assert failure_folds(middle), "no block found after a cut middle"
+    assert whole
+
+
+def test_progress_bars_fold_as_noise() -> None:
+    lines = [
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.4, pytest-8.0.0, pluggy-1.4.0",
+        "rootdir: /testbed",
+        "collecting ... ",
+        "color-pl.dcm:   0%|          | 0.00/93.3k [00:00<?, ?B/s]",
+        "color-pl.dcm: 100%|██████████| 93.3k/93.3k [00:00<00:00, 493kB/s]",
+        "collected 1 item",
+        "",
+        "tests/test_a.py::test_a PASSED",
+        "",
+        "============================== 1 passed in 0.02s ===============================",
+    ]
+    plan, kept, _ = planned("pytest -v tests/test_a.py", lines)
+    assert not [line for line in kept if "%|" in line]
+    assert any("progress bar" in f.label for f in plan.folds)
+    assert kept[-1].strip("= ") == "1 passed in 0.02s"
+
+
+def test_library_frames_are_counted_and_the_projects_named(tmp_path: Path) -> None:
+    lines = _run(tmp_path, "test_shared.py", SHARED, flags="")
+    labels = [f.label for f in failure_folds(lines)]
+    assert all("/enum.py" not in label for label in labels if "traceback frame" in label), labels
