@@ -83,7 +83,7 @@ def test_many_passed_tests_are_counted_by_class_not_named(tmp_path: Path) -> Non
     lines = _run(tmp_path, "test_lots.py", f"class TestLots:\n{tests}")
     plan, _, _ = planned("pytest -v test_lots.py", lines)
     label = next(f.label for f in plan.folds if "PASSED" in f.label)
-    assert label.endswith("(TestLots)") and "test_3" not in label, label
+    assert label.endswith("(test_lots.py::TestLots)") and "test_3" not in label, label
     narrowed, _, _ = planned("pytest -v test_lots.py -k test_", lines)  # the tests asked for by name: named
     label = next(f.label for f in narrowed.folds if "PASSED" in f.label)
     assert f"test_{NAMED_TESTS}" in label and "test_3," in label, label
