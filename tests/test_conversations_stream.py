@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from _transcripts import transcript_generator
 
-from wuu_tools.conversations import read_conversation
+from wuu_tools.conversations import read_conversation, turncols
 from wuu_tools.conversations.detect import parse_transcript
 from wuu_tools.conversations.lazy import LazyTurns, lazy_conversation
 from wuu_tools.conversations.model import Conversation
@@ -69,6 +69,29 @@ def test_generated_and_fixture_sessions_read_the_same_streamed(tmp_path: Path, s
     path = gen.write_claude(gen.session(seed=seed, steps=80), tmp_path / "s.jsonl")
     conv = assert_same(path)
     assert len(conv.turns) > 80
+
+
+def test_entries_written_in_small_batches_read_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries reach the columns in batches of PENDING_MAX; a batch boundary anywhere changes nothing."""
+    monkeypatch.setattr(turncols, "PENDING_MAX", 3)
+    path = gen.write_claude(gen.session(seed=4, steps=40), tmp_path / "s.jsonl")
+    conv = assert_same(path)
+    assert len(conv.turns) > 3 * 10
+
+
+def test_the_common_line_shapes_skip_the_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Assistant lines of one block and user lines of tool results go straight into the index, as the reader would."""
+    from wuu_tools.conversations import turnindex
+
+    taken: list[int] = []
+    real = turnindex.read_record
+    monkeypatch.setattr(
+        turnindex, "read_record", lambda b, rec, line, mixed: taken.append(line) or real(b, rec, line, mixed)
+    )
+    path = gen.write_claude(gen.session(seed=6, steps=60), tmp_path / "s.jsonl")
+    assert_same(path)
+    lines = path.read_bytes().count(b"\n")
+    assert taken and len(taken) < lines / 2  # most lines took the fast way, the rest the reader's
 
 
 def _session_lines(path: Path) -> list[bytes]:

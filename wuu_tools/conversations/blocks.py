@@ -247,7 +247,8 @@ _EXIT = re.compile(
 
 def failure(text: str) -> tuple[bool, int | None]:
     """``(failed, exit_code)`` read from the head of a tool's output (``<returncode>``, ``Exit code N``)."""
-    m = _EXIT.search(text[:400])
+    head = text[:400]
+    m = _EXIT.search(head) if "code" in head else None  # each of the marks holds "code"
     if not m:
         return False, None
     code = int(next(g for g in m.groups() if g is not None))

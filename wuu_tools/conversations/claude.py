@@ -35,7 +35,13 @@ def looks_like_claude(record: dict[str, Any]) -> bool:
     kind = record.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
         return False
-    return any(k in record for k in ("uuid", "sessionId", "messageId", "leafUuid", "parentUuid"))
+    return (
+        "uuid" in record
+        or "sessionId" in record
+        or "messageId" in record
+        or "leafUuid" in record
+        or "parentUuid" in record
+    )
 
 
 def _command_text(text: str) -> str:

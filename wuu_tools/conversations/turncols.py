@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import marshal
 from array import array
+from itertools import accumulate
 from typing import Any
 
 __all__ = ["Columns", "StrColumn"]
@@ -25,6 +26,10 @@ __all__ = ["Columns", "StrColumn"]
 _Q, _I, _i = "q", "I", "i"
 # The open entry: [role, kind, side, timestamp, line, text, thinking, attachments, raw_text, model]
 O_ROLE, O_KIND, O_SIDE, O_TS, O_LINE, O_TEXT, O_THINK, O_ATT, O_RAW, O_MODEL = range(10)
+
+
+PENDING_MAX = 2048
+"""Entries set aside before they are written into the columns together: memory stays flat on any session."""
 
 
 def _enc(s: str) -> bytes:
@@ -43,6 +48,15 @@ class StrColumn:
     def append(self, s: str) -> None:
         self.data += _enc(s)
         self.ends.append(len(self.data))
+
+    def extend(self, strings: list[str]) -> None:
+        """Append each of ``strings``."""
+        if not strings:
+            return
+        blobs = [_enc(s) for s in strings]
+        self.ends.extend(accumulate(map(len, blobs), initial=len(self.data)))
+        del self.ends[-len(blobs) - 1]  # the running total's start, the end of the string before them
+        self.data += b"".join(blobs)
 
     def __getitem__(self, i: int) -> str:
         start = self.ends[i - 1] if i else 0
@@ -84,6 +98,7 @@ class Columns:
         self.ids: dict[str | None, int] = {None: 0}
         self.cols: dict[str, Any] = {k: _new(c) for part in (ENTRY, CALL, SPAN) for k, c in part.items()}
         self.open: list[Any] | None = None  # the newest entry, not yet in the columns
+        self.pending: list[tuple[list[Any], int, int]] = []  # entries set aside: (entry, first call, calls end)
         self.open_calls = 0  # where the open entry's calls start
         self.count = 0  # entries, the open one included
 
@@ -101,37 +116,44 @@ class Columns:
     # building
 
     def add(self, role: str, kind: str, side: bool, ts: str | None, line: int, model: str | None) -> int:
-        """Start a new entry (closing the open one); its index."""
-        self.close()
+        """Start a new entry (setting the open one aside for the columns); its index."""
+        if self.open is not None:
+            self.pending.append((self.open, self.open_calls, len(self.cols["failed"])))
+            if len(self.pending) >= PENDING_MAX:
+                self.open = None
+                self.close()
         self.open = [role, kind, side, ts, line, "", "", 0, False, model]
         self.open_calls = len(self.cols["failed"])
         self.count += 1
         return self.count - 1
 
     def close(self) -> None:
-        """Write the open entry into the columns."""
-        e = self.open
-        if e is None:
+        """Write the entries set aside and the open one into the columns (a few appends per column, not per entry)."""
+        if self.open is not None:
+            self.pending.append((self.open, self.open_calls, len(self.cols["failed"])))
+            self.open = None
+        rows, self.pending = self.pending, []
+        if not rows:
             return
-        c = self.cols
-        c["role"].append(self.sid(e[O_ROLE]))
-        c["kind"].append(self.sid(e[O_KIND]))
-        c["side"].append(bool(e[O_SIDE]))
-        c["has_ts"].append(e[O_TS] is not None)
-        c["ts"].append(e[O_TS] or "")
-        c["line"].append(e[O_LINE])
-        c["text"].append(e[O_TEXT])
-        c["think"].append(e[O_THINK])
-        c["att"].append(e[O_ATT])
-        c["raw"].append(bool(e[O_RAW]))
-        c["model"].append(self.sid(e[O_MODEL]))
-        c["calls"].append(self.open_calls)
-        has_calls = len(c["failed"]) > self.open_calls
-        c["full"].append(bool(e[O_TEXT] or has_calls or e[O_THINK] or e[O_ATT] or e[O_KIND]))
-        plain = e[O_KIND] == "" and e[O_ROLE] in ("user", "assistant")
-        c["mix"].append(bool(plain and e[O_SIDE]))
-        c["human"].append(e[O_ROLE] == "user" and e[O_KIND] == "" and bool(e[O_TEXT]))
-        self.open = None
+        c, sid = self.cols, self.sid
+        es = [r[0] for r in rows]
+        c["role"].extend([sid(e[O_ROLE]) for e in es])
+        c["kind"].extend([sid(e[O_KIND]) for e in es])
+        c["side"].extend([bool(e[O_SIDE]) for e in es])
+        c["has_ts"].extend([e[O_TS] is not None for e in es])
+        c["ts"].extend([e[O_TS] or "" for e in es])
+        c["line"].extend([e[O_LINE] for e in es])
+        c["text"].extend([e[O_TEXT] for e in es])
+        c["think"].extend([e[O_THINK] for e in es])
+        c["att"].extend([e[O_ATT] for e in es])
+        c["raw"].extend([bool(e[O_RAW]) for e in es])
+        c["model"].extend([sid(e[O_MODEL]) for e in es])
+        c["calls"].extend([r[1] for r in rows])
+        c["full"].extend(
+            [bool(e[O_TEXT] or end > start or e[O_THINK] or e[O_ATT] or e[O_KIND]) for e, start, end in rows]
+        )
+        c["mix"].extend([bool(e[O_KIND] == "" and e[O_ROLE] in ("user", "assistant") and e[O_SIDE]) for e in es])
+        c["human"].extend([e[O_ROLE] == "user" and e[O_KIND] == "" and bool(e[O_TEXT]) for e in es])
 
     def reopen(self) -> None:
         """Take the newest entry out of the columns again, so that appended lines can join it."""
