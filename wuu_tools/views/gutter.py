@@ -3,9 +3,10 @@
 ``cat -n`` and ``nl`` right-align each line's number in six columns, and a coding agent's own
 file read (Claude Code's ``Read``) does the same before an arrow. The padding and the arrow carry
 nothing the number does not, and they cost a token or more on every line: a 200-line file read
-pays some 600 tokens for them. A command's first view shows such a listing with the number and a
-tab before each line, as ``read_file`` does, so more of the file's own lines fit the budget; the
-saved output keeps the bytes as printed, and ``read_saved`` reads them.
+pays some 600 tokens for them. A command's first view of such a listing that does not fit the
+budget as printed shows the number and a tab before each line, as ``read_file`` does, so more of
+the file's own lines fit (an output that fits is shown as printed); the saved output keeps the
+bytes as printed, and ``read_saved`` reads them.
 
 >>> compact_gutter("   116→## Session: 2025-11-30")
 '116\\t## Session: 2025-11-30'
