@@ -62,13 +62,15 @@ def output_subject(
     as_printed: bool = False,
     outline: Callable[[], Outline | None] | None = None,
     file_lines: tuple[str, int] | None = None,
+    gutter: bool = False,
 ) -> Subject:
     """How the paging engine names a saved command output and asks for more of it.
 
     ``as_printed``: the first view under a command's verdict, lines as printed (no numbers) and no
     header of its own (the verdict names the lines, the size and the reference), the head given
     :data:`HEAD_SHARE` of the lines. ``outline`` and ``file_lines``: the output is a source file's
-    text (:mod:`.listing`), mapped where a first view omits it.
+    text (:mod:`.listing`), mapped where a first view omits it. ``gutter``: the lines are a numbered
+    listing whose padded numbers are shown as ``12\\t`` (:mod:`~wuu_tools.views.gutter`).
     """
     return Subject(
         tool="read_saved",
@@ -83,6 +85,7 @@ def output_subject(
         outline=outline,
         takes_symbol=False,
         file_lines=file_lines,
+        gutter=gutter,
     )
 
 
@@ -110,6 +113,7 @@ class Frame:
         outline: The output's structure when it is a source file's text (:mod:`.listing`): a
             ``head and tail`` first view maps what it omits.
         file_lines: ``(path, offset)``: the output's line ``n`` is the file's line ``n + offset``.
+        gutter: The output is a numbered listing with a padded gutter, shown compact (:mod:`~wuu_tools.views.gutter`).
     """
 
     kind: str
@@ -119,6 +123,7 @@ class Frame:
     meta: dict[str, Any] = field(default_factory=dict)
     outline: Callable[[], Outline | None] | None = None
     file_lines: tuple[str, int] | None = None
+    gutter: bool = False
 
     @property
     def label(self) -> str:
@@ -156,7 +161,9 @@ def framed(
     for _ in range(12):
         page = render_view(
             lf,
-            output_subject(ref, as_printed=as_printed, outline=frame.outline, file_lines=frame.file_lines),
+            output_subject(
+                ref, as_printed=as_printed, outline=frame.outline, file_lines=frame.file_lines, gutter=frame.gutter
+            ),
             start_line=1,
             end_line=end_line,
             start_char=0,

@@ -231,6 +231,8 @@ def _project_output(
             assert frame is not None
         if listing is not None and frame.kind == "output":
             _map_listing(frame, lf, ref, listing)
+        if not saved and frame.kind == "output":
+            frame.gutter = _padded_gutter(lf)
         if saved:
             top = [f"[saved {ref}]"]
         return framed(
@@ -255,6 +257,14 @@ def _frame(lf: LineFile, shape: Shape, budget: int) -> Frame | None:
     from .headtail import output_frame, table_frame
 
     return table_frame(lf, shape) if kind == "table" else output_frame(lf)
+
+
+def _padded_gutter(lf: LineFile) -> bool:
+    """Whether the output is a numbered listing with a padded gutter (:mod:`~wuu_tools.views.gutter`)."""
+    from ..views.gutter import PROBE_LINES, padded_gutter
+
+    raws, _ = lf.read_forward(1, min(PROBE_LINES, lf.total_lines), 4096) if lf.total_lines else ([], False)
+    return padded_gutter(decode_line(raw)[0] for raw in raws)
 
 
 def _listing(command: Any, shape: Shape, exit_code: int | None) -> Listing | None:

@@ -20,6 +20,7 @@ from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
 from .ceiling import fit_ceiling
+from .gutter import compact_gutter
 
 if TYPE_CHECKING:  # (the map's modules load only when a first view is cut)
     from .structure.model import Outline
@@ -57,6 +58,8 @@ class Subject:
             the calls that read one and list them all.
         file_lines: ``(path, offset)`` when the lines are those of a file printed by a command, line
             ``n`` being the file's line ``n + offset``: a map names both numbers.
+        gutter: The lines are a numbered listing with a padded gutter (``cat -n``, an agent's file
+            read): each is shown after its printed number and a tab (:mod:`.gutter`).
     """
 
     tool: str
@@ -71,6 +74,7 @@ class Subject:
     outline: Callable[[], Outline | None] | None = None
     takes_symbol: bool = True
     file_lines: tuple[str, int] | None = None
+    gutter: bool = False
 
 
 def check_range(start_line: Any, end_line: Any, start_char: Any) -> None:
@@ -139,6 +143,8 @@ class _View:
             text, bad = decode_line(raw)
             body.replaced |= bad
             text = clean_terminal(text) if self.subject.terminal else mark_carriage_returns(text)
+            if self.subject.gutter:
+                text = compact_gutter(text)
             out.append(number_line(first + i, text, 0) if self.subject.numbered else text)
         return out
 
