@@ -28,6 +28,7 @@ from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_line, human_size, number_line, plural, ranges
 from .frame import rest_of
+from .groups import Scans, grouped
 
 if TYPE_CHECKING:  # the evidence machinery is imported when a log is not shown whole
     from .evidence import Evidence
@@ -71,6 +72,7 @@ class _Lines:
         self.cost: dict[int, int] = {}
         self.cut_any = False
         self.replaced = False
+        self.scans: Scans = {}  # the evidence groups' header scans (:mod:`.groups`), kept between renders
 
     def _render(self, number: int, text: str, size: int) -> str:
         text = clean_line(text)
@@ -386,10 +388,9 @@ def _render(
     if plan.blocks or plan.summaries:
         n_items = plan.evidence_count
         out.append(f"[error evidence: {plural(n_items, 'place')}, in file order]" if n_items else "[summary]")
-        for a, b in sorted(plan.blocks):  # (chosen most causal first; read in the order printed)
-            out.extend(lines.numbered(n) for n in range(a, b + 1))
-            out.extend(plan.notes[n] for n in range(a, b + 1) if n in plan.notes)
-            out.append("  …")
+        blocks = sorted((a, b) for a, b in plan.blocks)  # (chosen most causal first; read in the order printed)
+        out.extend(grouped(lines.lf, blocks, lines.numbered, plan.notes, lines.scans))
+        for a, b in blocks:
             shown.update(range(a, b + 1))
         if plan.summaries:
             out.extend(lines.numbered(n) for n in plan.summaries)
