@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from wuu_tools.core.budget import NOTICE_TOKENS, count_tokens
 from wuu_tools.core.store import Store
 from wuu_tools.logs.groups import header
@@ -178,3 +180,29 @@ def test_a_test_whose_header_is_not_shown_is_named_by_a_label() -> None:
         after = next(int(m.group(1)) for x in section[k + 1 :] if (m := NUMBERED.match(x)))
         # The label's test holds the next line shown: no other test header between them.
         assert all(header(n, log[n - 1]) is None for n in range(number + 1, after))
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "name"),
+    [
+        ("FAIL: test_parse (app.tests.ParserTests)", "test", "test_parse (app.tests.ParserTests)"),
+        ("ERROR: test_load (pkg.test_io.IOTests.test_load)", "test", "test_load (pkg.test_io.IOTests.test_load)"),
+        ("    --- FAIL: TestParse/empty (0.00s)", "test", "TestParse/empty"),
+        ("  ● Parser › rejects an empty input", "test", "Parser › rejects an empty input"),
+        ("____________ test_split[a,b-2] ____________", "test", "test_split[a,b-2]"),
+        ("$ cargo test --all", "step", "$ cargo test --all"),
+        ("##[group]Run npm test", "step", "Run npm test"),
+        ("::group::Build", "step", "Build"),
+        ('The command "make check" exited with 2.', "end", ""),
+    ],
+)
+def test_headers_of_steps_and_tests(line: str, kind: str, name: str) -> None:
+    h = header(7, line)
+    assert h is not None and (h.kind, h.name, h.line) == (kind, name, 7)
+
+
+@pytest.mark.parametrize(
+    "line", ["ERROR: could not open config file", "E   assert 2 == 3", "make: *** [all] Error 2", ""]
+)
+def test_other_lines_are_not_headers(line: str) -> None:
+    assert header(7, line) is None

@@ -41,7 +41,7 @@ _STEP_END = re.compile(r"^The command \".*\" exited with \d+\.\s*$")
 _SECTION = re.compile(r"^={3,} (.+?) ={3,}$")  # pytest: === FAILURES ===: it closes the test before it
 _TEST = re.compile(
     r"^_{3,} (.+?) _{3,}$"  # pytest: ____ test_name ____
-    r"|^(?:FAIL|ERROR): (\S+(?: \([\w.]+\))?)"  # unittest
+    r"|^(?:FAIL|ERROR): (\w+ \([\w.]+\))"  # unittest: FAIL: test_x (pkg.Case)
     r"|^\s*--- FAIL: (\S+)"  # go test
     r"|^\s*● (\S.*)"  # jest
 )
