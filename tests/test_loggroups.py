@@ -64,7 +64,7 @@ def _travis() -> str:
     lines += [f"Collecting package{i}==1.{i}" for i in range(300)]
     lines += ["travis_fold:end:install", "$ python -m pytest tests"]
     lines += [f"tests/test_mod{i}.py::test_case PASSED [ {i % 100}%]" for i in range(400)]
-    lines[250] = "tests/test_mod99.py::test_thing FAILED [ 50%]"
+    lines[-150] = "tests/test_mod99.py::test_thing FAILED [ 50%]"
     lines += ["ERROR: could not open config file /etc/app.cfg"]
     lines += [f"tests/test_more{i}.py::test_case PASSED [ 99%]" for i in range(300)]
     lines += ["E   AssertionError: expected 3 but got 2", "========== 1 failed, 699 passed in 9.00s =========="]
@@ -78,7 +78,10 @@ def test_travis_evidence_of_one_step_is_one_group_with_skipped_counts() -> None:
     _check_counts(section)
     step = next(k for k, line in enumerate(log) if line == "$ python -m pytest tests") + 1
     shown = {int(m.group(1)) for line in section if (m := NUMBERED.match(line))}
-    assert step in shown or ("step", step, "$ python -m pytest tests") in _labels(section, log)
+    end = log.index('The command "python -m pytest tests" exited with 1.') + 1
+    # The step is named once: by its command line, its label, or the line that ends it (which quotes it).
+    named = [step in shown, ("step", step, "$ python -m pytest tests") in _labels(section, log), end in shown]
+    assert sum(named) == 1
     inside = [n for n in sorted(shown) if n > step]
     assert len(inside) >= 3  # the FAILED line, the error, the assertion, the summary, the exit
     # Between places of the failing step: how many lines were skipped, never a bare "…".

@@ -100,6 +100,20 @@ def scan(lf: LineFile, first: int, last: int) -> tuple[list[Header], bool]:
     return found, start <= first
 
 
+@dataclass(frozen=True)
+class _Row:
+    """One evidence block as :func:`grouped` shows it: its lines, the labels and separator before it, the step
+    open in it, the step its first line ends (``closed``) and whether a line inside it ends a step (``ends``)."""
+
+    first: int
+    last: int
+    labels: list[Header]
+    sep: str
+    step: Header | None
+    closed: Header | None
+    ends: bool
+
+
 Scans = dict[tuple[int, int], tuple[list[Header], bool]]
 
 
@@ -118,44 +132,68 @@ def grouped(
     ``cache`` keeps the gaps' scans from one render of the view to the next.
     """
     cache = {} if cache is None else cache
-    out: list[str] = []
     step: Header | None = None
     test: Header | None = None
     shown: set[int] = set()
     prev = 0
+    rows: list[_Row] = []
     for first, last in blocks:
-        key = (prev + 1, first)
-        if key not in cache:
-            cache[key] = scan(lf, prev + 1, first)
-        found, whole = cache[key]
+        found, whole = _scan(lf, prev + 1, first, cache)
         old = (step, test)
         if not whole:
             step = test = None  # a header may hide in the part of the gap not read: the group is unknown
-        step, test = _apply(found, step, test)
+        step, test = _apply([h for h in found if h.line < first], step, test)
+        opening = [h for h in found if h.line == first]
+        closed = step if any(h.kind == "end" for h in opening) else None  # the step this block's first line ends
+        step, test = _apply(opening, step, test)
         shown.add(first)
         labels = [
-            h.label()
+            h
             for h, was in ((step, old[0]), (test, old[1]))
             if h and h != was and h.line not in shown and h.kind != "section"
         ]
-        within = (step is not None and step == old[0]) or (test is not None and (step, test) == old)
-        if labels:
-            out.extend(labels)
-        elif prev and within:
-            out.append(f"  … {plural(first - prev - 1, 'line')}")
-        elif prev:
-            out.append("  …")
+        within = (
+            (step is not None and step == old[0])
+            or (test is not None and (step, test) == old)
+            or (closed is not None and closed == old[0])
+        )
+        sep = "" if not prev else f"  … {plural(first - prev - 1, 'line')}" if within else "  …"
+        inner = _scan(lf, first + 1, last, cache)[0] if last > first else []
+        shown.update(h.line for h in inner)
+        rows.append(_Row(first, last, labels, sep, step, closed, any(h.kind == "end" for h in inner)))
+        step, test = _apply(inner, step, test)
+        prev = last
+    out: list[str] = []
+    for k, row in enumerate(rows):
+        first, last, labels, sep = row.first, row.last, row.labels, row.sep
+        # A step whose end line is shown (``The command "…" exited with 1.``) is named there: no label.
+        kept = [h.label() for h in labels if h.kind != "step" or not _end_shown(rows, k, h)]
+        if kept:
+            out.extend(kept)
+        elif sep:
+            out.append("  …" if labels else sep)
         out.extend(numbered(n) for n in range(first, last + 1))
         out.extend(notes[n] for n in range(first, last + 1) if n in notes)
-        if last > first:
-            if (first + 1, last) not in cache:
-                cache[first + 1, last] = scan(lf, first + 1, last)
-            inner = cache[first + 1, last][0]
-            shown.update(h.line for h in inner)
-            step, test = _apply(inner, step, test)
-        prev = last
     out.append("  …")
     return out
+
+
+def _scan(lf: LineFile, first: int, last: int, cache: Scans) -> tuple[list[Header], bool]:
+    if (first, last) not in cache:
+        cache[first, last] = scan(lf, first, last)
+    return cache[first, last]
+
+
+def _end_shown(rows: list[_Row], k: int, step: Header) -> bool:
+    """True when a block from ``rows[k]`` on shows the line that ends ``step``."""
+    for row in rows[k:]:
+        if row.closed == step:
+            return True
+        if row.step != step:
+            return False
+        if row.ends:
+            return True
+    return False
 
 
 def _apply(found: list[Header], step: Header | None, test: Header | None) -> tuple[Header | None, Header | None]:

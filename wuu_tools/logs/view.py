@@ -194,15 +194,16 @@ def _in_step(line: int, step: Step) -> bool:
     return step.first <= line <= (step.end or step.last)
 
 
-def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: float) -> _Plan:
-    """Choose what a view of ``body`` tokens shows: evidence blocks, summaries, tail, head."""
+def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: float, squeeze: int = 0) -> _Plan:
+    """Choose what a view of ``body`` tokens shows: evidence blocks (in their share less ``squeeze``), summaries,
+    tail, head."""
     total = lines.lf.total_lines
     plan = _Plan(tail_first=total + 1)
     summaries = [n for n, _ in scan.collector.summary_lines()]
     for n in summaries:
         lines.load(n, n)
     reserve = sum(lines.cost[n] for n in summaries)
-    used = _fill_evidence(lines, plan, ranked, int(body * share) - reserve) if ranked else 0
+    used = _fill_evidence(lines, plan, ranked, int(body * share) - reserve - squeeze) if ranked else 0
     evidence = {n for a, b in plan.blocks for n in range(a, b + 1)}
     # Evidence that runs to the last line does not end the tail: the tail still shows what led up
     # to it (shown evidence lines cost nothing there and are not repeated).
@@ -342,13 +343,16 @@ def project_log(
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
         hint = lf.size >= HINT_RATIO * 8 * budget
-        for _ in range(8):
-            plan = _plan(lines, scan, body, ranked, share)
+        squeeze = 0  # tokens taken from the evidence's own room: its group labels (:mod:`.groups`) cost too
+        for attempt in range(8):
+            plan = _plan(lines, scan, body, ranked, share, squeeze)
             text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget, hint)
             over = count_tokens(text) - budget
             if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body <= 20:
                 break
-            body -= max(over, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+            cut = max(over, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+            body -= cut
+            squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
         out_meta.update(shown=shown, omitted=omitted, evidence=plan.evidence_count)
         if scan.capped_at:
             out_meta["search_stopped_at"] = scan.capped_at
