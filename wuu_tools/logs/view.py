@@ -28,6 +28,7 @@ from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_line, human_size, number_line, plural, ranges
 from .frame import rest_of
+from .groups import Scans, grouped
 
 if TYPE_CHECKING:  # the evidence machinery is imported when a log is not shown whole
     from .evidence import Evidence
@@ -71,6 +72,7 @@ class _Lines:
         self.cost: dict[int, int] = {}
         self.cut_any = False
         self.replaced = False
+        self.scans: Scans = {}  # the evidence groups' header scans (:mod:`.groups`), kept between renders
 
     def _render(self, number: int, text: str, size: int) -> str:
         text = clean_line(text)
@@ -192,15 +194,16 @@ def _in_step(line: int, step: Step) -> bool:
     return step.first <= line <= (step.end or step.last)
 
 
-def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: float) -> _Plan:
-    """Choose what a view of ``body`` tokens shows: evidence blocks, summaries, tail, head."""
+def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: float, squeeze: int = 0) -> _Plan:
+    """Choose what a view of ``body`` tokens shows: evidence blocks (in their share less ``squeeze``), summaries,
+    tail, head."""
     total = lines.lf.total_lines
     plan = _Plan(tail_first=total + 1)
     summaries = [n for n, _ in scan.collector.summary_lines()]
     for n in summaries:
         lines.load(n, n)
     reserve = sum(lines.cost[n] for n in summaries)
-    used = _fill_evidence(lines, plan, ranked, int(body * share) - reserve) if ranked else 0
+    used = _fill_evidence(lines, plan, ranked, int(body * share) - reserve - squeeze) if ranked else 0
     evidence = {n for a, b in plan.blocks for n in range(a, b + 1)}
     # Evidence that runs to the last line does not end the tail: the tail still shows what led up
     # to it (shown evidence lines cost nothing there and are not repeated).
@@ -340,13 +343,16 @@ def project_log(
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
         hint = lf.size >= HINT_RATIO * 8 * budget
-        for _ in range(8):
-            plan = _plan(lines, scan, body, ranked, share)
+        squeeze = 0  # tokens taken from the evidence's own room: its group labels (:mod:`.groups`) cost too
+        for attempt in range(8):
+            plan = _plan(lines, scan, body, ranked, share, squeeze)
             text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget, hint)
             over = count_tokens(text) - budget
             if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body <= 20:
                 break
-            body -= max(over, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+            cut = max(over, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+            body -= cut
+            squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
         out_meta.update(shown=shown, omitted=omitted, evidence=plan.evidence_count)
         if scan.capped_at:
             out_meta["search_stopped_at"] = scan.capped_at
@@ -386,10 +392,9 @@ def _render(
     if plan.blocks or plan.summaries:
         n_items = plan.evidence_count
         out.append(f"[error evidence: {plural(n_items, 'place')}, in file order]" if n_items else "[summary]")
-        for a, b in sorted(plan.blocks):  # (chosen most causal first; read in the order printed)
-            out.extend(lines.numbered(n) for n in range(a, b + 1))
-            out.extend(plan.notes[n] for n in range(a, b + 1) if n in plan.notes)
-            out.append("  …")
+        blocks = sorted((a, b) for a, b in plan.blocks)  # (chosen most causal first; read in the order printed)
+        out.extend(grouped(lines.lf, blocks, lines.numbered, plan.notes, lines.scans))
+        for a, b in blocks:
             shown.update(range(a, b + 1))
         if plan.summaries:
             out.extend(lines.numbered(n) for n in plan.summaries)
