@@ -35,6 +35,10 @@ def main() -> None:
     ap.add_argument("--mib", type=float, default=96.0)
     ap.add_argument("--source", type=Path, default=SOURCE)
     args = ap.parse_args()
+    if not args.source.is_file():
+        ap.error(
+            f"{args.source} is absent: the real sessions are in ../shared/realdata beside the checkout (or --source)"
+        )
     copies = make(args.out, args.mib, args.source)
     print(f"{args.out}: {copies} copies of {args.source.name}, {args.out.stat().st_size / 2**20:.1f} MiB")
 
