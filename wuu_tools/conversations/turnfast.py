@@ -20,7 +20,16 @@ from .model import norm_time
 from .turncols import O_RAW, O_TEXT, O_THINK, Columns
 from .turninfo import TEXT_KEEP, call_info, flat
 
-__all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "fast_line"]
+__all__ = [
+    "SPAN_JOIN",
+    "SPAN_ORPHAN",
+    "SPAN_RESULTS",
+    "SPAN_START",
+    "fast_line",
+    "joined",
+    "orphan_result",
+    "pair_result",
+]
 
 SPAN_START, SPAN_JOIN, SPAN_RESULTS, SPAN_ORPHAN = 0, 1, 2, 3
 
@@ -69,12 +78,12 @@ def _assistant(st: dict[str, Any], rec: dict[str, Any], lineno: int, off: int, l
         e = cols.open
         assert e is not None
         if btype == "text" and body.strip():
-            e[O_TEXT] = " ".join(x for x in (e[O_TEXT], flat(body)) if x)[:TEXT_KEEP]
+            e[O_TEXT] = joined(e[O_TEXT], body)
             e[O_RAW] = True
         elif btype == "thinking":
             think = body.strip()
             if think:
-                e[O_THINK] = " ".join(x for x in (e[O_THINK], flat(think)) if x)[:TEXT_KEEP]
+                e[O_THINK] = joined(e[O_THINK], think)
     else:
         idx = cols.add("assistant", "", bool(rec.get("isSidechain")), norm_time(rec.get("timestamp")), lineno, model)
         cols.add_span(idx, off, length, SPAN_START, -1)
@@ -130,23 +139,40 @@ def _results(st: dict[str, Any], rec: dict[str, Any], lineno: int, off: int, len
         if head is None:
             return False
         found.append((block.get("tool_use_id"), bool(block.get("is_error")) or failure(head)[0]))
-    cols: Columns = st["cols"]
     calls = st["calls"]
     spanned: set[int] = set()
-    failed_col, output_col = cols.cols["failed"], cols.cols["output"]
     for ordinal, (call_id, failed) in enumerate(found):
         hit = calls.get(call_id) if call_id else None
         if hit is not None:
-            at = hit[1]
-            failed_col[at] = failed if not output_col[at] else failed_col[at] or failed
-            output_col[at] = True
-            if hit[0] not in spanned:
-                spanned.add(hit[0])
-                cols.add_span(hit[0], off, length, SPAN_RESULTS, -1)
-            continue
-        idx = cols.add("tool", "", False, norm_time(rec.get("timestamp")), lineno, None)
-        cols.add_call("(result)", "", "", failed, True)
-        spanned.add(idx)
-        cols.add_span(idx, off, length, SPAN_ORPHAN, ordinal)
-        st["last_key"] = None
+            pair_result(st["cols"], hit, failed, spanned, off, length)
+        else:
+            orphan_result(st, failed, spanned, off, length, ordinal, norm_time(rec.get("timestamp")), lineno)
     return True
+
+
+def pair_result(cols: Columns, hit: tuple[int, int], failed: bool, spanned: set[int], off: int, length: int) -> None:
+    """A result of call ``hit`` (its entry, its index): marks the call, and the line as one of the entry's once."""
+    failed_col, output_col = cols.cols["failed"], cols.cols["output"]
+    at = hit[1]
+    failed_col[at] = failed if not output_col[at] else failed_col[at] or failed
+    output_col[at] = True
+    if hit[0] not in spanned:
+        spanned.add(hit[0])
+        cols.add_span(hit[0], off, length, SPAN_RESULTS, -1)
+
+
+def orphan_result(
+    st: dict[str, Any], failed: bool, spanned: set[int], off: int, length: int, ordinal: int, ts: str | None, line: int
+) -> None:
+    """A result whose call is not known: a ``tool`` entry of its own, the ``ordinal``-th result of its line."""
+    cols: Columns = st["cols"]
+    idx = cols.add("tool", "", False, ts, line, None)
+    cols.add_call("(result)", "", "", failed, True)
+    spanned.add(idx)
+    cols.add_span(idx, off, length, SPAN_ORPHAN, ordinal)
+    st["last_key"] = None
+
+
+def joined(old: str, new: str) -> str:
+    """Flattened text ``old`` with a later piece's text ``new`` after it, cut to :data:`TEXT_KEEP`."""
+    return " ".join(x for x in (old, flat(new)) if x)[:TEXT_KEEP]

@@ -34,14 +34,16 @@ from .codex import looks_like_old_codex
 from .kinds import line_kind
 from .model import ToolOutput, Turn, TurnBuilder
 from .turncols import O_ATT, O_KIND, O_RAW, O_ROLE, O_TEXT, O_THINK, Columns
-from .turnfast import SPAN_JOIN, SPAN_ORPHAN, SPAN_RESULTS, SPAN_START, fast_line
-from .turninfo import TEXT_KEEP, flat
+from .turnfast import SPAN_JOIN, SPAN_ORPHAN, SPAN_RESULTS, SPAN_START, fast_line, orphan_result, pair_result
 from .turninfo import call_info as _call_info
+from .turninfo import flat
 
 __all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "NotIndexed", "State", "index_session"]
 
 VERSION = 2
 HASH_SPAN = 64 * 1024
+FACT_KEYS = ("cwd", "gitBranch", "version")
+"""The header's facts, from the first line that holds each (the pass's ``facts`` hold only these)."""
 State = dict[str, Any]
 """The pass's counts and facts; ``cols`` its :class:`~.turncols.Columns`, ``calls`` the open calls by id."""
 
@@ -143,20 +145,11 @@ class _Indexer(TurnBuilder):
         ordinal = self.ordinal
         self.ordinal += 1
         hit = self.st["calls"].get(call_id) if call_id else None
-        cols = self.cols
         if hit is not None:
-            failed, has_output = cols.cols["failed"], cols.cols["output"]
-            at = hit[1]
-            failed[at] = output.is_error if not has_output[at] else failed[at] or output.is_error
-            has_output[at] = True
-            self._spans(hit[0], SPAN_RESULTS)
+            pair_result(self.cols, hit, output.is_error, self.spanned, *self.span)
             return
         self.fold()
-        idx = cols.add("tool", "", False, timestamp, line or 0, None)
-        cols.add_call("(result)", "", "", output.is_error, True)
-        self.spanned.add(idx)
-        cols.add_span(idx, self.span[0], self.span[1], SPAN_ORPHAN, ordinal)
-        self.st["last_key"] = None
+        orphan_result(self.st, output.is_error, self.spanned, *self.span, ordinal, timestamp, line or 0)
         self.last_temp = None
 
     def fold(self) -> None:
@@ -170,10 +163,10 @@ class _Indexer(TurnBuilder):
             assert e is not None and idx == self.cols.count - 1
             if joined:
                 if turn.text:
-                    e[O_TEXT] = " ".join(x for x in (e[O_TEXT], flat(turn.text)) if x)[:TEXT_KEEP]
+                    e[O_TEXT] = joined(e[O_TEXT], turn.text)
                     e[O_RAW] = True
                 if turn.thinking:
-                    e[O_THINK] = " ".join(x for x in (e[O_THINK], flat(turn.thinking)) if x)[:TEXT_KEEP]
+                    e[O_THINK] = joined(e[O_THINK], turn.thinking)
             else:
                 e[O_KIND] = turn.kind
                 e[O_TEXT] = flat(turn.text)
@@ -258,8 +251,8 @@ def feed(st: State, fh: Any, size: int, name: str) -> bool:
                         st["agent"] = str(rec.get("agentId") or "yes")
                     st["chat"] += 1
                     st["side"] += bool(rec.get("isSidechain"))
-                if len(facts) < 3:
-                    for key in ("cwd", "gitBranch", "version"):
+                if len(facts) < len(FACT_KEYS):
+                    for key in FACT_KEYS:
                         if key not in facts and isinstance(rec.get(key), str):
                             facts[key] = rec[key]
                 if not fast_line(st, rec, kind, lineno, off, length):
