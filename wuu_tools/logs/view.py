@@ -392,7 +392,7 @@ def _render(
     if plan.blocks or plan.summaries:
         n_items = plan.evidence_count
         out.append(f"[error evidence: {plural(n_items, 'place')}, in file order]" if n_items else "[summary]")
-        blocks = sorted((a, b) for a, b in plan.blocks)  # (chosen most causal first; read in the order printed)
+        blocks = sorted(plan.blocks)  # (chosen most causal first; read in the order printed)
         out.extend(grouped(lines.lf, blocks, lines.numbered, plan.notes, lines.scans))
         for a, b in blocks:
             shown.update(range(a, b + 1))
