@@ -70,7 +70,7 @@ def output_subject(
     header of its own (the verdict names the lines, the size and the reference), the head given
     :data:`HEAD_SHARE` of the lines. ``outline`` and ``file_lines``: the output is a source file's
     text (:mod:`.listing`), mapped where a first view omits it. ``gutter``: the lines are a numbered
-    listing whose padded numbers are shown as ``12\\t`` (:mod:`~wuu_tools.views.gutter`).
+    listing whose padded numbers are shown as ``12 `` (:mod:`~wuu_tools.views.gutter`).
     """
     return Subject(
         tool="read_saved",

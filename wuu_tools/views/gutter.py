@@ -1,17 +1,22 @@
-"""A numbered listing's padded gutter, shown as ``read_file`` numbers lines: ``12\\t`` for ``    12→`` or ``    12\\t``.
+"""A numbered listing's padded gutter, shown compact: ``12 text`` for ``    12→text`` or ``    12\\ttext``.
 
 ``cat -n`` and ``nl`` right-align each line's number in six columns, and a coding agent's own
 file read (Claude Code's ``Read``) does the same before an arrow. The padding and the arrow carry
 nothing the number does not, and they cost a token or more on every line: a 200-line file read
 pays some 600 tokens for them. A command's first view of such a listing that does not fit the
-budget as printed shows the number and a tab before each line, as ``read_file`` does, so more of
-the file's own lines fit (an output that fits is shown as printed); the saved output keeps the
-bytes as printed, and ``read_saved`` reads them.
+budget as printed shows each line after its number and one space (a blank line as its number
+alone), so more of the file's own lines fit (an output that fits is shown as printed). One space,
+not a tab: the space joins the line's first word in one token, so a line costs a token less
+(measured on the recorded runs' numbered listings: 299,956 tokens with a space, 311,757 with a
+tab, 318,937 with a colon). The saved output keeps the bytes as printed, and ``read_saved`` reads
+them.
 
 >>> compact_gutter("   116→## Session: 2025-11-30")
-'116\\t## Session: 2025-11-30'
+'116 ## Session: 2025-11-30'
 >>> compact_gutter("     7\\tdef f():")
-'7\\tdef f():'
+'7 def f():'
+>>> compact_gutter("     8→")
+'8'
 >>> compact_gutter("12 apples")
 '12 apples'
 >>> padded_gutter(["     1→# Title", "     2→", "     3→text"])
@@ -33,8 +38,12 @@ PROBE_LINES = 3
 
 
 def compact_gutter(line: str) -> str:
-    """``line`` with a padded gutter (``    12→``, ``    12\\t``) written ``12\\t``; any other line as it is."""
-    return _PADDED.sub(r"\1\t", line, count=1)
+    """``line`` with a padded gutter (``    12→``, ``    12\\t``) written ``12 ``; any other line as it is."""
+    m = _PADDED.match(line)
+    if m is None:
+        return line
+    rest = line[m.end() :]
+    return f"{m.group(1)} {rest}" if rest else m.group(1)
 
 
 def padded_gutter(first_lines: Iterable[str]) -> bool:

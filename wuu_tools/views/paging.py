@@ -59,7 +59,7 @@ class Subject:
         file_lines: ``(path, offset)`` when the lines are those of a file printed by a command, line
             ``n`` being the file's line ``n + offset``: a map names both numbers.
         gutter: The lines are a numbered listing with a padded gutter (``cat -n``, an agent's file
-            read): each is shown after its printed number and a tab (:mod:`.gutter`).
+            read): each is shown after its printed number and one space (:mod:`.gutter`).
     """
 
     tool: str
