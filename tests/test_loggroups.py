@@ -209,3 +209,18 @@ def test_headers_of_steps_and_tests(line: str, kind: str, name: str) -> None:
 )
 def test_other_lines_are_not_headers(line: str) -> None:
     assert header(7, line) is None
+
+
+def test_a_view_whose_labels_push_it_over_the_budget_gives_back_the_room_it_does_not_need() -> None:
+    """The budget loop halves its way back from the doubling: a grouped view still fills its budget."""
+    log = ["============================= test session starts =============================="]
+    for n in range(160):
+        log += [f"____________________ TestCase{n % 7}.test_case_{n} ____________________", ""]
+        log += [f"    def test_case_{n}(self):", f"        value = compute({n})"]
+        log += [f">       assert value == {n + 1}", f"E       AssertionError: assert {n} == {n + 1}", ""]
+        log += [f"tests/test_cases.py:{10 * n + 4}: AssertionError"]
+    log += [f"FAILED tests/test_cases.py::TestCase{n % 7}::test_case_{n} - AssertionError" for n in range(160)]
+    log += ["======================== 160 failed in 1.23s ========================="]
+    for budget in (800, 2000):
+        text, _ = _view("\n".join(log) + "\n", budget)
+        assert 0.9 * budget <= count_tokens(text) <= budget

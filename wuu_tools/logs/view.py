@@ -60,6 +60,8 @@ HINT_RATIO = 16
 token) or more: there a search finds in one call what the chain would read in many."""
 NUMBER_TOKENS = 2
 """What a line number costs an evidence line (its digits and the tab after them)."""
+BISECT_STEPS = 4
+"""Views rebuilt, at most, to give back the room the budget loop's doubling took from a view that fits."""
 
 
 class _Lines:
@@ -153,6 +155,10 @@ def _block(item: Evidence, total: int) -> tuple[int, int]:
     rule = item.rule
     end = max(item.line, min(item.run_end, item.line + RUN_MAX - 1)) + rule.after
     return max(1, item.line - rule.before), min(total, end)
+
+
+_Rendered = tuple[str, list[list[int]], list[list[int]], "dict[str, Any] | None"]
+"""A rendered view: its text, the spans shown and omitted, and the continuation."""
 
 
 @dataclass
@@ -344,15 +350,35 @@ def project_log(
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
         hint = lf.size >= HINT_RATIO * 8 * budget
         squeeze = 0  # tokens taken from the evidence's own room: its group labels (:mod:`.groups`) cost too
-        for attempt in range(8):
+
+        def attempt_at(body: int, squeeze: int) -> tuple[_Plan, _Rendered, bool]:
             plan = _plan(lines, scan, body, ranked, share, squeeze)
-            text, shown, omitted, cont = _render(lines, scan, plan, ref, head, explicit_budget, hint)
-            over = count_tokens(text) - budget
-            if (over <= 0 and len(text.encode()) <= HARD_CAP_BYTES) or body <= 20:
+            got = _render(lines, scan, plan, ref, head, explicit_budget, hint)
+            fits = count_tokens(got[0]) <= budget and len(got[0].encode()) <= HARD_CAP_BYTES
+            return plan, got, fits
+
+        last_over: tuple[int, int] | None = None
+        for attempt in range(8):
+            plan, got, fits = attempt_at(body, squeeze)
+            if fits or body <= 20:
                 break
-            cut = max(over, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+            last_over = (body, squeeze)
+            text = got[0]
+            cut = max(count_tokens(text) - budget, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
             body -= cut
             squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
+        if fits and last_over is not None:  # the doubling overshoots: give back what still fits, by halves
+            lo, hi = last_over, (body, squeeze)  # lo is over the budget, hi fits
+            for _ in range(BISECT_STEPS):
+                mid = ((lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2)
+                if mid in (lo, hi):
+                    break
+                trial = attempt_at(*mid)
+                if trial[2]:
+                    hi, plan, got = mid, trial[0], trial[1]
+                else:
+                    lo = mid
+        text, shown, omitted, cont = got
         out_meta.update(shown=shown, omitted=omitted, evidence=plan.evidence_count)
         if scan.capped_at:
             out_meta["search_stopped_at"] = scan.capped_at
@@ -383,7 +409,7 @@ def _whole(lines: _Lines, budget: int) -> list[str] | None:
 
 def _render(
     lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool
-) -> tuple[str, list[list[int]], list[list[int]], dict[str, Any] | None]:
+) -> _Rendered:
     total = lines.lf.total_lines
     out = [head]
     if lines.replaced:
