@@ -298,3 +298,20 @@ def test_an_agents_file_read_just_over_the_budget_fits_once_its_gutter_is_compac
     assert view.complete and view.tokens <= 2000
     assert [f"{n} word value_{n} = compute({n})" for n in range(1, 161)] == view.text.split("\n")[1:161]
     assert lines[-1] in read_saved(ref=view.source, start_line=160, end_line=160).text
+
+
+@pytest.mark.parametrize("spare", [2, 15, 40, 70])
+def test_a_compact_listing_that_fits_only_without_notices_is_shown_whole(spare: int) -> None:
+    """The room kept for omission notices is the whole view's when no line is omitted: nothing is cut for it."""
+    texts: list[str] = []
+    while True:
+        text = f"record {len(texts) + 1}: status ok, checksum {len(texts) * 7919 % 10007:05d}"
+        shown = "\n".join(f"{n} {t}" for n, t in enumerate([*texts, text], 1))
+        if count_tokens(f"[exit 0 · {len(texts) + 1} lines]\n{shown}") > 2000 - spare:
+            break
+        texts.append(text)
+    raw = "".join(f"{n:>6}→{t}\n" for n, t in enumerate(texts, 1))
+    assert count_tokens(raw) > 2000
+    view = project_captured("Read /tmp/report.txt", raw.encode(), 0, budget=2000)
+    assert view.complete and view.tokens <= 2000
+    assert view.text.split("\n")[1:] == [f"{n} {t}" for n, t in enumerate(texts, 1)]

@@ -27,6 +27,8 @@ __all__ = ["LINE_CHARS", "Frame", "Rest", "cut", "fit_share", "framed", "output_
 
 SUMMARY_SHARE = 0.6  # of the budget, at most, for the lines above the output's own lines
 PAGE_ROOM = 140  # tokens, at least, left to the page under a summary (its header, next call, some lines)
+WHOLE_BYTES_PER_TOKEN = 12
+"""An output of more bytes than this many a token of the room left is not tried whole (no view of it fits)."""
 HEAD_SHARE = 0.75
 """The head's share of a succeeded command's head-and-tail view: listings are read from the top (chosen on
 the replay's DEV project, ``scripts/replay.py``: items kept rose there and on the HELD-OUT projects)."""
@@ -156,14 +158,16 @@ def framed(
     if frame.summary and room > 0:
         fixed += fit_share(frame.summary, room) if count_tokens("\n".join(frame.summary)) > room else frame.summary
     fixed_text = "\n".join(fixed)
-    body = max(1, budget - count_tokens(fixed_text) - NOTICE_TOKENS // 2)
+    fixed_cost = count_tokens(fixed_text)
     end_line = lf.total_lines if frame.layout == "head" else None
-    for _ in range(12):
-        page = render_view(
+    subject = output_subject(
+        ref, as_printed=as_printed, outline=frame.outline, file_lines=frame.file_lines, gutter=frame.gutter
+    )
+
+    def page_of(body: int) -> ToolResult:
+        return render_view(
             lf,
-            output_subject(
-                ref, as_printed=as_printed, outline=frame.outline, file_lines=frame.file_lines, gutter=frame.gutter
-            ),
+            subject,
             start_line=1,
             end_line=end_line,
             start_char=0,
@@ -171,12 +175,24 @@ def framed(
             budget=body,
             explicit_budget=explicit_budget,
         )
+
+    # A view that shows every line carries no notice: it may use the room the notices are kept for.
+    whole_room = budget - fixed_cost - 1
+    page = page_of(whole_room) if lf.size <= WHOLE_BYTES_PER_TOKEN * whole_room else None
+    if page is not None and page.complete:
         text = f"{fixed_text}\n{page.text}"
-        size = len(text.encode("utf-8", "surrogatepass"))
-        over = count_tokens(text) - (budget + NOTICE_TOKENS)
-        if (over <= 0 and size <= HARD_CAP_BYTES) or body <= 1:
-            break
-        body = max(1, body - max(over, (size - HARD_CAP_BYTES) // 2, 1) - 4)
+        if count_tokens(text) > budget or len(text.encode("utf-8", "surrogatepass")) > HARD_CAP_BYTES:
+            page = None
+    if page is None or not page.complete:
+        body = max(1, budget - fixed_cost - NOTICE_TOKENS // 2)
+        for _ in range(12):
+            page = page_of(body)
+            text = f"{fixed_text}\n{page.text}"
+            size = len(text.encode("utf-8", "surrogatepass"))
+            over = count_tokens(text) - (budget + NOTICE_TOKENS)
+            if (over <= 0 and size <= HARD_CAP_BYTES) or body <= 1:
+                break
+            body = max(1, body - max(over, (size - HARD_CAP_BYTES) // 2, 1) - 4)
     out_meta = {**meta, **page.meta, "view": frame.kind, **frame.meta}
     return ToolResult(
         text=text,
