@@ -18,17 +18,17 @@ stretches (the view says which lines were searched). Line numbers are those of `
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens, count_tokens_batch
-from ..core.lines import LineFile, decode_line
+from ..core.budget import HARD_CAP_BYTES, NOTICE_TOKENS, count_tokens
+from ..core.lines import LineFile
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
-from ..core.text import clean_line, human_size, number_line, plural, ranges
+from ..core.text import human_size, plural, ranges
 from .frame import rest_of
-from .groups import Scans, grouped
+from .groups import grouped
+from .viewlines import LINE_CHARS, ViewLines
 
 if TYPE_CHECKING:  # the evidence machinery is imported when a log is not shown whole
     from .evidence import Evidence
@@ -37,22 +37,14 @@ if TYPE_CHECKING:  # the evidence machinery is imported when a log is not shown 
 
 __all__ = ["LINE_CHARS", "project_log"]
 
-LINE_CHARS = 320
-"""A view line longer than this many characters is cut (``read_saved`` shows it whole)."""
 RUN_MAX = 8  # lines of a run of evidence shown at most
 EVIDENCE_SHARE = 0.65
 STRUCTURED_SHARE = 0.92  # the evidence's share when a failing CI step was found (head and tail are boilerplate)
 STRUCTURED_EDGE = 60  # tokens of head and tail of a log with a failing CI step (its preamble and epilogue)
 IN_STEP = 10  # rank bonus of a pattern match inside a failing step ...
 OUT_OF_STEP = 30  # ... and its penalty outside every failing step of a log with step markers
-READ_WINDOW = 256 << 10
 GENERIC_SCORE = 40  # items of rules scoring below this (a bare "error" word) are filler ...
 GENERIC_MAX = 4  # ... of which the evidence shows this many at most
-PASSING_KEEP = 2  # lines of a run of passing-test lines that a head or tail shows: the rest are cut first
-PASSING_LINE = re.compile(
-    r"(?:^|\s)PASSED(?:\s+\[\s*\d+%\])?\s*$|\.\.\.\s*(?:ok|OK|PASS(?:ED)?|passed|skipped)\s*$|^\s*ok \d+\b"
-    r"|^\s*[✓✔√]\s|^\s*\[\s*(?:OK|PASS(?:ED)?)\s*\]|^\S+\.py [.sx]+\s*(?:\[\s*\d+%\])?\s*$"
-)
 GREP_HINT = "error|err!|fail|panic|exception|traceback|fatal|abort|killed|not ok|not found|undefined|^e  "
 """The search the view suggests: lower case, so smart case matches ``FAILED``, ``Error:``, pytest's ``E`` lines."""
 HINT_RATIO = 16
@@ -62,93 +54,6 @@ NUMBER_TOKENS = 2
 """What a line number costs an evidence line (its digits and the tab after them)."""
 BISECT_STEPS = 4
 """Views rebuilt, at most, to give back the room the budget loop's doubling took from a view that fits."""
-
-
-class _Lines:
-    """Rendered, cut view lines of a log, read on demand and cached with their token costs."""
-
-    def __init__(self, lf: LineFile) -> None:
-        self.lf = lf
-        self.width = len(str(lf.total_lines))
-        self.text: dict[int, str] = {}
-        self.cost: dict[int, int] = {}
-        self.cut_any = False
-        self.replaced = False
-        self.scans: Scans = {}  # the evidence groups' header scans (:mod:`.groups`), kept between renders
-
-    def _render(self, number: int, text: str, size: int) -> str:
-        text = clean_line(text)
-        if len(text) > LINE_CHARS or size > LINE_CHARS * 8:
-            text = f"{text[:LINE_CHARS]}… [line cut: {human_size(size)} in all]"
-            self.cut_any = True
-        return text
-
-    def numbered(self, number: int) -> str:
-        """Line ``number`` with its number (evidence lines, lines of a tail with gaps)."""
-        return number_line(number, self.text[number], self.width)
-
-    def load(self, first: int, last: int) -> None:
-        """Render lines ``first..last`` (those not rendered yet)."""
-        todo = [n for n in range(first, last + 1) if n not in self.text]
-        if not todo:
-            return
-        line = todo[0]
-        while line <= todo[-1]:
-            raws, giant = self.lf.read_forward(line, todo[-1], READ_WINDOW)
-            if giant:
-                text, _, bad = self.lf.read_chars(line, 0, LINE_CHARS * 2)
-                self.replaced |= bad
-                size = self.lf.line_end(line) - self.lf.offset(line)
-                self.text.setdefault(line, self._render(line, text, size))
-                line += 1
-                continue
-            for k, raw in enumerate(raws):
-                if line + k not in self.text:
-                    text, bad = decode_line(raw[: LINE_CHARS * 8])
-                    self.replaced |= bad
-                    self.text[line + k] = self._render(line + k, text, len(raw))
-            line += max(1, len(raws))
-        new = [n for n in todo if n not in self.cost]
-        for n, c in zip(new, count_tokens_batch([self.text[n] for n in new]), strict=True):
-            self.cost[n] = c + 1
-
-    def passing(self, number: int) -> bool:
-        """True for a rendered line that only reports progress: a passing or skipped test, a row of dots."""
-        return PASSING_LINE.search(self.text[number]) is not None
-
-    def tail_from(self, budget: int, floor: int, free: frozenset[int] = frozenset()) -> int:
-        """The first line of the longest tail (down to ``floor``) that fits ``budget``; ``free`` lines cost nothing."""
-        first = self.lf.total_lines + 1
-        used = run = 0
-        window = min(READ_WINDOW, max(4096, budget * 8))
-        most = budget // 2 + 1  # lines that can fit: each costs 2 tokens at least (its number, its newline)
-        while first > floor:
-            raws = self.lf.read_backward(first - 1, window, floor=floor)
-            batch_first = first - max(1, min(len(raws), most))
-            self.load(batch_first, first - 1)
-            for n in range(first - 1, batch_first - 1, -1):
-                cost = 0 if n in free else self.cost[n]
-                run = run + 1 if self.passing(n) else 0
-                if used + cost > budget or run > PASSING_KEEP:
-                    return first
-                used += cost
-                first = n
-            window = min(READ_WINDOW, window * 2)
-        return first
-
-    def head_to(self, budget: int, ceiling: int) -> int:
-        """The last line of the longest head (up to ``ceiling``) that fits ``budget``."""
-        last = 0
-        used = run = 0
-        while last < ceiling:
-            self.load(last + 1, min(ceiling, last + 64))
-            for n in range(last + 1, min(ceiling, last + 64) + 1):
-                run = run + 1 if self.passing(n) else 0
-                if used + self.cost[n] > budget or run > PASSING_KEEP:
-                    return last
-                used += self.cost[n]
-                last = n
-        return last
 
 
 def _block(item: Evidence, total: int) -> tuple[int, int]:
@@ -200,7 +105,7 @@ def _in_step(line: int, step: Step) -> bool:
     return step.first <= line <= (step.end or step.last)
 
 
-def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: float, squeeze: int = 0) -> _Plan:
+def _plan(lines: ViewLines, scan: Scan, body: int, ranked: list[Evidence], share: float, squeeze: int = 0) -> _Plan:
     """Choose what a view of ``body`` tokens shows: evidence blocks (in their share less ``squeeze``), summaries,
     tail, head."""
     total = lines.lf.total_lines
@@ -235,7 +140,7 @@ def _plan(lines: _Lines, scan: Scan, body: int, ranked: list[Evidence], share: f
     return plan
 
 
-def _fill_evidence(lines: _Lines, plan: _Plan, ranked: list[Evidence], room: int) -> int:
+def _fill_evidence(lines: ViewLines, plan: _Plan, ranked: list[Evidence], room: int) -> int:
     """Add evidence blocks in rank order while they fit ``room`` tokens; returns the tokens used."""
     total = lines.lf.total_lines
     used = 0
@@ -326,7 +231,7 @@ def project_log(
                 revision=ref,
                 meta={**out_meta, "shown": [], "omitted": []},
             )
-        lines = _Lines(lf)
+        lines = ViewLines(lf)
         whole = _whole(lines, budget)
         if whole is not None:
             flag = ["[invalid UTF-8 replaced with U+FFFD]"] if lines.replaced else []
@@ -396,7 +301,7 @@ def project_log(
         )
 
 
-def _whole(lines: _Lines, budget: int) -> list[str] | None:
+def _whole(lines: ViewLines, budget: int) -> list[str] | None:
     """Every line of a small log when all of them fit uncut in ``budget``; else None."""
     lf = lines.lf
     if lf.size > min(HARD_CAP_BYTES - 2048, budget * 8):
@@ -408,7 +313,7 @@ def _whole(lines: _Lines, budget: int) -> list[str] | None:
 
 
 def _render(
-    lines: _Lines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool
+    lines: ViewLines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool
 ) -> _Rendered:
     total = lines.lf.total_lines
     out = [head]
