@@ -80,7 +80,10 @@ def test_entries_written_in_small_batches_read_the_same(tmp_path: Path, monkeypa
 
 
 def test_the_common_line_shapes_skip_the_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Assistant lines of one block and user lines of tool results go straight into the index, as the reader would."""
+    """Assistant lines of one block, user messages and user lines of tool results go straight into the index.
+
+    The reader takes the rest, and a line the pass's decoding refuses (a lone surrogate), as it would.
+    """
     from wuu_tools.conversations import turnindex
 
     taken: list[int] = []
@@ -89,9 +92,19 @@ def test_the_common_line_shapes_skip_the_reader(tmp_path: Path, monkeypatch: pyt
         turnindex, "read_record", lambda b, rec, line, mixed: taken.append(line) or real(b, rec, line, mixed)
     )
     path = gen.write_claude(gen.session(seed=6, steps=60), tmp_path / "s.jsonl")
+    two = [{"type": "text", "text": "two blocks"}, {"type": "tool_use", "id": "t9", "name": "Read", "input": {}}]
+    others = [
+        _rec("system", 90, {}, subtype="informational", content="a note"),
+        _rec("summary", 91, {}, summary="the title"),
+        _rec("assistant", 92, {"id": "m92", "role": "assistant", "content": two}),
+        _rec("user", 93, {"role": "user", "content": "a lone \udc80 surrogate"}),
+        _rec("user", 94, {"role": "user", "content": [{"type": "text", "text": "text, no result"}]}),
+    ]
+    with path.open("ab") as fh:
+        fh.write(b"".join(others))
     assert_same(path)
     lines = path.read_bytes().count(b"\n")
-    assert taken and len(taken) < lines / 2  # most lines took the fast way, the rest the reader's
+    assert taken == list(range(lines - len(others) + 1, lines + 1))  # the rest took the fast way
 
 
 def _session_lines(path: Path) -> list[bytes]:

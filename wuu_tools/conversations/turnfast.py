@@ -1,16 +1,18 @@
 """The common shapes of Claude Code session lines, read straight into the turn index.
 
-Most lines of a session are one of two shapes: an assistant line holding one ``text``,
-``thinking`` or ``tool_use`` block (the API splits a message into a line per block), and a
-user line holding only ``tool_result`` blocks. The reader (:func:`.claude.read_record`)
-builds a :class:`~.model.Turn` for each line and the indexer folds it into the columns; here
-those shapes go into the columns directly, with the same joins, call pairing and failure
-marks, and anything else returns ``False`` for the reader to take.
-``tests/test_conversations_stream.py`` holds the two ways to the same turns.
+Most lines of a session are one of three shapes: an assistant line holding one ``text``,
+``thinking`` or ``tool_use`` block (the API splits a message into a line per block), a user
+line holding only ``tool_result`` blocks, and a user message of plain text. The reader
+(:func:`.claude.read_record`) builds a :class:`~.model.Turn` for each line and the indexer
+folds it into the columns; here those shapes go into the columns directly, with the same
+joins, call pairing, failure marks and kinds, and anything else returns ``False`` for the
+reader to take. ``tests/test_conversations_stream.py`` holds the two ways to the same turns.
 
-A session's pass runs these a few hundred thousand times: :func:`fast_reader` binds what they
-touch (the columns' appends, the open calls) once, in a closure, and reads each line with as
-few Python operations as it can.
+A session's pass runs these a few hundred thousand times. Each line is decoded by msgspec as a
+:class:`Line`: only the keys read here, typed, the rest (a tool result's second copy in
+``toolUseResult``, file snapshots) skipped without making objects of them; a line with a key of
+another type is not a :class:`Line` and goes the reader's way, decoded whole.
+:func:`fast_reader` binds what the shapes touch (the columns' appends, the open calls) once, in a closure.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .blocks import failure, key_argument
+from msgspec import UNSET, Raw, Struct, UnsetType
+from msgspec.json import Decoder
+
+from .blocks import classify_user_text, failure, key_argument
+from .claude import TYPES, command_text
+from .jsonline import load_line
 from .model import norm_time
 from .render import clip_key
 from .turncols import O_RAW, O_TEXT, O_THINK, SPAN, Columns
@@ -29,7 +36,11 @@ __all__ = [
     "SPAN_ORPHAN",
     "SPAN_RESULTS",
     "SPAN_START",
+    "Block",
     "FastLine",
+    "Line",
+    "Message",
+    "decode_line",
     "fast_reader",
     "joined",
     "orphan_result",
@@ -38,22 +49,99 @@ __all__ = [
 
 SPAN_START, SPAN_JOIN, SPAN_RESULTS, SPAN_ORPHAN = 0, 1, 2, 3
 
-FastLine = Callable[[dict[str, Any], str, int, int, int], bool]
-"""``read(rec, kind, lineno, off, length)``: True when line ``rec`` (its ``type`` ``kind``) went into the index."""
+FastLine = Callable[["Line", str, int, int, int], bool]
+"""``read(line, kind, lineno, off, length)``: True when ``line`` (its ``type`` ``kind``) went into the index."""
 
 
-def _time(value: Any) -> str | None:
-    """:func:`.model.norm_time`, the ISO text of a session line without a call into it."""
-    if type(value) is str and len(value) >= 19 and value[4] == "-" and value[10] in "T ":
+_ABSENT = Raw(b"")
+"""The default of a raw field: the key is not in the line (``field is _ABSENT``)."""
+
+
+class Block(Struct, gc=False):
+    """A content block as the common shapes use it; a field of another type fails the decoding."""
+
+    type: str
+    text: str | UnsetType = UNSET
+    thinking: str | UnsetType = UNSET
+    name: str | None = None
+    id: str | None = None
+    input: Any = None  # decoded as json.loads would (a number out of range fails the decoding)
+    tool_use_id: str | None = None
+    is_error: bool | None = None
+    content: Any = None  # a result's output
+
+
+class Message(Struct, gc=False):
+    id: str | None = None
+    model: str | None = None
+    content: list[Block] | str | None = None
+
+
+class Line(Struct, gc=False):
+    """A session line, only the keys the pass reads (the rest, ``toolUseResult`` above all, is skipped unread)."""
+
+    type: str
+    uuid: Raw = _ABSENT
+    sessionId: Raw = _ABSENT
+    messageId: Raw = _ABSENT
+    leafUuid: Raw = _ABSENT
+    parentUuid: Raw = _ABSENT
+    timestamp: str | None = None
+    isSidechain: bool | None = None
+    agentId: str | None = None
+    cwd: str | None = None
+    gitBranch: str | None = None
+    version: str | None = None
+    isMeta: bool | None = None
+    isCompactSummary: bool | None = None
+    message: Message | None = None
+
+    def is_claude(self) -> bool:
+        """:func:`.claude.looks_like_claude` of the line."""
+        return self.type in TYPES and not (
+            self.uuid is _ABSENT
+            and self.sessionId is _ABSENT
+            and self.messageId is _ABSENT
+            and self.leafUuid is _ABSENT
+            and self.parentUuid is _ABSENT
+        )
+
+
+decode_line: Callable[[bytes], Line] = Decoder(Line).decode
+"""A line as a :class:`Line`; raises ``ValueError`` for a line that is not JSON or holds a key of another type.
+
+A line it refuses is decoded whole (:func:`.jsonline.load_line`) and read by the reader. It refuses
+more than the whole-file reader (lone surrogates, ``NaN``, a byte-order mark), never less, and reads
+the keys of what it accepts alike (``tests/test_conversations_turnfast.py``).
+"""
+
+
+def _raw_value(raw: Raw) -> Any:
+    return None if raw is _ABSENT else load_line(bytes(raw))
+
+
+def _time(value: str | None) -> str | None:
+    """:func:`.model.norm_time` of a line's time (text or nothing: another type fails the decoding)."""
+    if value is not None and len(value) >= 19 and value[4] == "-" and value[10] in "T ":
         return value[:10] + " " + value[11:19]
     return norm_time(value)
+
+
+def _result_failed(block: Block) -> bool | None:
+    """Whether a ``tool_result`` block failed; None for a block of another shape (the reader reads it then)."""
+    if block.type != "tool_result":
+        return None
+    head = _result_text(block.content)
+    if head is None:
+        return None
+    return bool(block.is_error) or ("code" in head and failure(head)[0])
 
 
 def fast_reader(st: dict[str, Any]) -> FastLine:
     """The reader of the common shapes into ``st``'s columns (made again when the columns' span rows are replaced).
 
-    The function returned reads an ``assistant`` or ``user`` line ``rec`` (at byte ``off``,
-    ``length`` long) when it has a common shape and returns False, having changed nothing, for any other.
+    The function returned reads an ``assistant`` or ``user`` line (a :class:`Line`, at byte
+    ``off``, ``length`` long) when it has a common shape and returns False, having changed nothing, for any other.
     """
     cols: Columns = st["cols"]
     c = cols.cols
@@ -66,28 +154,27 @@ def fast_reader(st: dict[str, Any]) -> FastLine:
     key_data, key_ends, short_data, short_ends = key_col.data, key_col.ends, short_col.data, short_col.ends
     sid, new_entry = cols.sid, cols.add
 
-    def assistant(rec: dict[str, Any], lineno: int, off: int, length: int) -> bool:
-        msg = rec.get("message")
-        if type(msg) is not dict:
+    def assistant(line: Line, lineno: int, off: int, length: int) -> bool:
+        msg = line.message
+        if msg is None:
             return False
-        content = msg.get("content")
+        content = msg.content
         if type(content) is not list or len(content) != 1:
             return False
         block = content[0]
-        if type(block) is not dict:
-            return False
-        btype = block.get("type")
+        btype = block.type
+        body: Any
         if btype == "text":
-            body = block.get("text")
+            body = block.text
         elif btype == "thinking":
-            body = block.get("thinking")
+            body = block.thinking
         elif btype == "tool_use":
             body = ""
         else:
             return False
-        key = msg.get("id") or rec.get("uuid")
-        model = msg.get("model")
-        if type(body) is not str or not (type(key) is str or not key) or not (model is None or type(model) is str):
+        key: Any = msg.id or _raw_value(line.uuid)
+        model = msg.model
+        if type(body) is not str or not (type(key) is str or not key):
             return False
         if key and key == st["last_key"]:  # a later block of the newest turn's message
             idx = cols.count - 1
@@ -102,7 +189,7 @@ def fast_reader(st: dict[str, Any]) -> FastLine:
                 elif not body.isspace():
                     e[O_THINK] = joined(e[O_THINK], body)
         else:
-            idx = new_entry("assistant", "", bool(rec.get("isSidechain")), _time(rec.get("timestamp")), lineno, model)
+            idx = new_entry("assistant", "", bool(line.isSidechain), _time(line.timestamp), lineno, model)
             code = SPAN_START
             st["last_key"] = key or None
             if model and model not in models and not model.startswith("<"):
@@ -123,8 +210,8 @@ def fast_reader(st: dict[str, Any]) -> FastLine:
         code_add(code)
         ord_add(-1)
         if btype == "tool_use":  # Columns.add_call, bound
-            name = str(block.get("name") or "?")
-            arg = key_argument(name, block.get("input"))
+            name = block.name or "?"
+            arg = key_argument(name, block.input)
             name_add(sid(name))
             key_data.extend(clip_key(arg, 60).encode("utf-8", "surrogatepass"))
             key_ends.append(len(key_data))
@@ -132,35 +219,49 @@ def fast_reader(st: dict[str, Any]) -> FastLine:
             short_ends.append(len(short_data))
             failed_add(False)
             output_add(False)
-            call_id = block.get("id")
-            if call_id:
-                calls[call_id] = (idx, len(failed_col) - 1)
+            if block.id:
+                calls[block.id] = (idx, len(failed_col) - 1)
         return True
 
-    def result_failed(block: Any) -> bool | None:
-        """Whether a ``tool_result`` block failed; None for a block of another shape."""
-        if type(block) is not dict or block.get("type") != "tool_result":
-            return None
-        head = _result_text(block.get("content"))
-        if head is None:
-            return None
-        return bool(block.get("is_error")) or ("code" in head and failure(head)[0])
-
-    def results(rec: dict[str, Any], lineno: int, off: int, length: int) -> bool:
-        msg = rec.get("message")
-        if type(msg) is not dict:
+    def user(line: Line, lineno: int, off: int, length: int) -> bool:
+        msg = line.message
+        if msg is None:
             return False
-        content = msg.get("content")
+        content = msg.content
+        if type(content) is str:  # a message: what claude._user makes of text without blocks
+            if not content or content.isspace():
+                return True  # no turn
+            kind, text = classify_user_text(content)
+            if kind == "command":
+                text = command_text(text)
+            if line.isCompactSummary:
+                kind = "compaction"
+            elif line.isMeta and kind == "":
+                kind = "meta"
+            new_entry("user", kind, bool(line.isSidechain), _time(line.timestamp), lineno, None)
+            entry_add(cols.count - 1)
+            off_add(off)
+            len_add(length)
+            code_add(SPAN_START)
+            ord_add(-1)
+            st["last_key"] = None
+            if text:
+                e = cols.open
+                assert e is not None
+                e[O_TEXT] = flat(text)
+                e[O_RAW] = True
+            return True
         if type(content) is not list or not content:
             return False
         if len(content) == 1:  # the common case: one result, of a known call
-            failed = result_failed(block := content[0])
+            block = content[0]
+            failed = _result_failed(block)
             if failed is None:
                 return False
-            call_id = block.get("tool_use_id")
+            call_id = block.tool_use_id
             hit = calls.get(call_id) if call_id else None
             if hit is None:
-                orphan_result(st, failed, set(), off, length, 0, _time(rec.get("timestamp")), lineno)
+                orphan_result(st, failed, set(), off, length, 0, _time(line.timestamp), lineno)
                 return True
             at = hit[1]
             failed_col[at] = failed if not output_col[at] else failed_col[at] or failed
@@ -173,23 +274,23 @@ def fast_reader(st: dict[str, Any]) -> FastLine:
             return True
         found = []
         for block in content:
-            failed = result_failed(block)
+            failed = _result_failed(block)
             if failed is None:
                 return False
-            found.append((block.get("tool_use_id"), failed))
+            found.append((block.tool_use_id, failed))
         spanned: set[int] = set()
         for ordinal, (call_id, failed) in enumerate(found):
             hit = calls.get(call_id) if call_id else None
             if hit is not None:
                 pair_result(cols, hit, failed, spanned, off, length)
             else:
-                orphan_result(st, failed, spanned, off, length, ordinal, _time(rec.get("timestamp")), lineno)
+                orphan_result(st, failed, spanned, off, length, ordinal, _time(line.timestamp), lineno)
         return True
 
-    def read(rec: dict[str, Any], kind: str, lineno: int, off: int, length: int) -> bool:
+    def read(line: Line, kind: str, lineno: int, off: int, length: int) -> bool:
         if kind == "assistant":
-            return assistant(rec, lineno, off, length)
-        return kind == "user" and results(rec, lineno, off, length)
+            return assistant(line, lineno, off, length)
+        return kind == "user" and user(line, lineno, off, length)
 
     return read
 

@@ -20,7 +20,6 @@ never saved. Anything else (the file rewritten, shrunk) is indexed again from th
 from __future__ import annotations
 
 import hashlib
-import json
 import marshal
 import os
 from array import array
@@ -29,18 +28,30 @@ from typing import Any
 
 from ..core.cancel import check_stop
 from ..core.store import current_store
-from .claude import SKIPPED, TYPES, read_record
+from .claude import SKIPPED, looks_like_claude, read_record
 from .codex import looks_like_old_codex
+from .jsonline import blank, load_line
 from .kinds import line_kind
 from .model import ToolOutput, Turn, TurnBuilder
 from .turncols import O_ATT, O_KIND, O_RAW, O_ROLE, O_TEXT, O_THINK, Columns
-from .turnfast import SPAN_JOIN, SPAN_ORPHAN, SPAN_RESULTS, SPAN_START, fast_reader, joined, orphan_result, pair_result
+from .turnfast import (
+    SPAN_JOIN,
+    SPAN_ORPHAN,
+    SPAN_RESULTS,
+    SPAN_START,
+    Line,
+    decode_line,
+    fast_reader,
+    joined,
+    orphan_result,
+    pair_result,
+)
 from .turninfo import call_info as _call_info
 from .turninfo import flat
 
 __all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "NotIndexed", "State", "index_session"]
 
-VERSION = 2
+VERSION = 3
 HASH_SPAN = 64 * 1024
 FACT_KEYS = ("cwd", "gitBranch", "version")
 """The header's facts, from the first line that holds each (the pass's ``facts`` hold only these)."""
@@ -175,36 +186,17 @@ class _Indexer(TurnBuilder):
             e[O_ATT] += len(turn.attachments)
 
 
-try:  # a third of the time of indexing a session is decoding its lines: orjson does it in a quarter of json's
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - orjson is a dependency; json reads the same, slower
-    _fast_loads = json.JSONDecoder().decode
-
-_decode = json.JSONDecoder().decode
-
-
-def load_line(raw: bytes) -> Any:
-    """One line's JSON value, as :func:`json.loads` of its UTF-8 text reads it.
-
-    orjson reads a line first; what it refuses (lone surrogates, ``NaN``, huge integers, a
-    byte-order mark, bytes that are not UTF-8) is read again as the whole-file reader reads it.
-    """
-    try:
-        return _fast_loads(raw)
-    except ValueError:
-        pass
-    try:
-        return _decode(raw.decode("utf-8"))
-    except ValueError:  # not UTF-8 (the whole-file reader decodes with replacement), or not JSON
-        return json.loads(raw.decode("utf-8", "replace").lstrip("\ufeff"))
-
-
 def feed(st: State, fh: Any, size: int, name: str) -> bool:
     """Read the file from ``st["end"]`` to ``size`` into the state (``end`` moves over whole lines only).
 
     Before a partly written last line, the state read so far is saved as index ``name`` (when it
     read any whole line); returns whether it was. The counts live in locals while the lines are
     read (a few million dictionary lookups fewer on a 1 GB session) and go back into ``st`` at the end.
+
+    A line is decoded as a :class:`~.turnfast.Line` (only the keys the pass reads), and read
+    by :func:`~.turnfast.fast_reader` when it has a common shape; any other is decoded whole
+    for the reader, and one the :class:`~.turnfast.Line` refuses (not JSON, or a key of another type)
+    is read as before it existed: decoded whole, unreadable, not a session line or read by the reader.
     """
     ix = _Indexer(st)
     saved = False
@@ -212,10 +204,10 @@ def feed(st: State, fh: Any, size: int, name: str) -> bool:
     fh.seek(off)
     first = lineno = st["lines"]
     facts = st["facts"]
-    facts_left = len(facts) < len(FACT_KEYS)
+    facts_left = [k for k in FACT_KEYS if k not in facts]
     reads, chat, side, skipped, unread = st["reads"], st["chat"], st["side"], st["skipped"], st["unread"]
     fast = fast_reader(st)
-    loads = _fast_loads
+    decode = decode_line
     raw = b"\n"
     for raw in fh:
         length = len(raw)
@@ -229,53 +221,57 @@ def feed(st: State, fh: Any, size: int, name: str) -> bool:
             _save(st, name)
             saved = True
             fast = fast_reader(st)  # saving grouped the span rows into new arrays
-        if raw[0] == 123 or raw.strip():  # 123: "{"
+        if raw[0] == 123 or not blank(raw, not off):  # 123: "{"
+            rec: Any = None
             try:
-                rec = loads(raw)
+                line: Line | None = decode(raw)
             except ValueError:
+                line = None
                 try:
-                    rec = load_line(raw)
+                    rec = load_line(raw, not off)
                 except ValueError:
                     rec = None
-            kind = rec.get("type") if type(rec) is dict else None
-            if type(rec) is not dict:
+            if line is not None:
+                kind: Any = line.type
+                claude = line.is_claude()
+            elif type(rec) is dict:
+                kind = rec.get("type")
+                claude = looks_like_claude(rec)
+            else:
                 st["malformed"] += 1
                 if len(st["malformed_lines"]) < 10:
                     st["malformed_lines"].append(lineno)
-            elif not (  # not looks_like_claude(rec), inline
-                type(kind) is str
-                and kind in TYPES
-                and (
-                    "uuid" in rec
-                    or "sessionId" in rec
-                    or "messageId" in rec
-                    or "leafUuid" in rec
-                    or "parentUuid" in rec
-                )
-            ):
+                claude = None
+            if claude is False:
+                if rec is None:
+                    rec = load_line(raw)
                 unread += 1
                 label = line_kind(rec)
                 st["unread_kinds"][label] = st["unread_kinds"].get(label, 0) + 1
                 if len(st["unread_lines"]) < 10:
                     st["unread_lines"].append(lineno)
-            else:
-                if not reads and looks_like_old_codex(rec):
+            elif claude:
+                if not reads and rec is not None and looks_like_old_codex(rec):
                     raise NotIndexed("an old Codex rollout")
                 reads += 1
                 if kind == "user" or kind == "assistant":
                     if not chat:
-                        st["agent"] = str(rec.get("agentId") or "yes")
+                        agent = line.agentId if line is not None else rec.get("agentId")
+                        st["agent"] = str(agent or "yes")
                     chat += 1
-                    if rec.get("isSidechain"):
+                    if line.isSidechain if line is not None else rec.get("isSidechain"):
                         side += 1
                 if facts_left:
-                    for key in FACT_KEYS:
-                        if key not in facts and isinstance(rec.get(key), str):
-                            facts[key] = rec[key]
-                    facts_left = len(facts) < len(FACT_KEYS)
+                    for key in facts_left:
+                        value = getattr(line, key) if line is not None else rec.get(key)
+                        if isinstance(value, str):
+                            facts[key] = value
+                    facts_left = [k for k in FACT_KEYS if k not in facts]
                 if kind in SKIPPED:
                     skipped += 1
-                elif not fast(rec, kind, lineno, off, length):
+                elif line is None or not fast(line, kind, lineno, off, length):
+                    if rec is None:
+                        rec = load_line(raw)
                     ix.begin(off, length, bool(rec.get("isSidechain")))
                     if not read_record(ix, rec, lineno, False):
                         skipped += 1
