@@ -135,13 +135,10 @@ class Columns:
         rows, self.pending = self.pending, []
         if not rows:
             return
-        c, ids = self.cols, self.ids
+        c, sid = self.cols, self.sid
         es = [r[0] for r in rows]
-        for i in (O_ROLE, O_KIND, O_MODEL):  # each new string its id once, in the order met; then a lookup per entry
-            for s in {e[i]: None for e in es if e[i] not in ids}:
-                self.sid(s)
-        c["role"].extend([ids[e[O_ROLE]] for e in es])
-        c["kind"].extend([ids[e[O_KIND]] for e in es])
+        c["role"].extend([sid(e[O_ROLE]) for e in es])
+        c["kind"].extend([sid(e[O_KIND]) for e in es])
         c["side"].extend([bool(e[O_SIDE]) for e in es])
         c["has_ts"].extend([e[O_TS] is not None for e in es])
         c["ts"].extend([e[O_TS] or "" for e in es])
@@ -150,7 +147,7 @@ class Columns:
         c["think"].extend([e[O_THINK] for e in es])
         c["att"].extend([e[O_ATT] for e in es])
         c["raw"].extend([bool(e[O_RAW]) for e in es])
-        c["model"].extend([ids[e[O_MODEL]] for e in es])
+        c["model"].extend([sid(e[O_MODEL]) for e in es])
         c["calls"].extend([r[1] for r in rows])
         c["full"].extend(
             [bool(e[O_TEXT] or end > start or e[O_THINK] or e[O_ATT] or e[O_KIND]) for e, start, end in rows]

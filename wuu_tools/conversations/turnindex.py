@@ -52,6 +52,8 @@ from .turninfo import flat
 __all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "NotIndexed", "State", "index_session"]
 
 VERSION = 3
+READ_BUFFER = 1 << 20
+"""The buffer lines are read through: a line longer than the default 8 KiB one costs a read of its own."""
 HASH_SPAN = 64 * 1024
 FACT_KEYS = ("cwd", "gitBranch", "version")
 """The header's facts, from the first line that holds each (the pass's ``facts`` hold only these)."""
@@ -198,10 +200,15 @@ def feed(st: State, fh: Any, size: int, name: str) -> bool:
     for the reader, and one the :class:`~.turnfast.Line` refuses (not JSON, or a key of another type)
     is read as before it existed: decoded whole, unreadable, not a session line or read by the reader.
     """
+    with open(fh.fileno(), "rb", buffering=READ_BUFFER, closefd=False) as lines:
+        lines.seek(st["end"])
+        return _feed(st, lines, size, name)
+
+
+def _feed(st: State, fh: Any, size: int, name: str) -> bool:
     ix = _Indexer(st)
     saved = False
     start = off = st["end"]
-    fh.seek(off)
     first = lineno = st["lines"]
     facts = st["facts"]
     facts_left = [k for k in FACT_KEYS if k not in facts]
