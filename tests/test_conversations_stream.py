@@ -311,3 +311,16 @@ def test_an_unchanged_session_is_viewed_in_place(tmp_path: Path) -> None:
     assert st["fed"] == 0
     assert all(isinstance(col, memoryview) for col in (st["cols"].cols["line"], st["cols"].cols["text"].data))
     assert_same(path)
+
+
+@pytest.mark.parametrize("name", ["codex_bare.jsonl", "codex_rollout.jsonl", "gemini_stream.jsonl"])
+def test_lines_of_another_format_are_read_whole_after_the_pass_gave_up(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The pass reads the file through a reader of its own; the whole-file reader after it reads from the start."""
+    path = FIXTURE.parent / name
+    views = {}
+    for streamed in (False, True):
+        monkeypatch.setenv("WUU_CONV_STREAM_MIN", "0" if streamed else str(1 << 40))
+        views[streamed] = read_conversation(str(path), budget=800).text
+    assert views[True] == views[False] and "turn" in views[True]
