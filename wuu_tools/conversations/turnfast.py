@@ -8,39 +8,33 @@ folds it into the columns; here those shapes go into the columns directly, with 
 joins, call pairing, failure marks and kinds, and anything else returns ``False`` for the
 reader to take. ``tests/test_conversations_stream.py`` holds the two ways to the same turns.
 
-A session's pass runs these a few hundred thousand times. Each line is decoded by msgspec as a
-:class:`Line`: only the keys read here, typed, the rest (a tool result's second copy in
-``toolUseResult``, file snapshots) skipped without making objects of them; a line with a key of
-another type is not a :class:`Line` and goes the reader's way, decoded whole.
+A session's pass runs these a few hundred thousand times, on each line decoded as a
+:class:`.turnline.Line` (only the keys read here, typed; a line with a key of another type is not
+a ``Line`` and goes the reader's way, decoded whole).
 :func:`fast_reader` binds what the shapes touch (the columns' appends, the open calls) once, in a closure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from msgspec import UNSET, Raw, Struct, UnsetType
-from msgspec.json import Decoder
+from typing import TYPE_CHECKING, Any
 
 from .blocks import classify_user_text, failure, key_argument
-from .claude import TYPES, command_text
-from .jsonline import load_line
+from .claude import command_text
 from .model import norm_time
 from .render import clip_key
 from .turncols import O_RAW, O_TEXT, O_THINK, SPAN, Columns
 from .turninfo import TEXT_KEEP, flat
+
+if TYPE_CHECKING:  # the lines are decoded by turnline.py, loaded by the pass only (msgspec)
+    from .turnline import Block, Line
 
 __all__ = [
     "SPAN_JOIN",
     "SPAN_ORPHAN",
     "SPAN_RESULTS",
     "SPAN_START",
-    "Block",
     "FastLine",
-    "Line",
-    "Message",
-    "decode_line",
     "fast_reader",
     "joined",
     "orphan_result",
@@ -51,73 +45,6 @@ SPAN_START, SPAN_JOIN, SPAN_RESULTS, SPAN_ORPHAN = 0, 1, 2, 3
 
 FastLine = Callable[["Line", str, int, int, int], bool]
 """``read(line, kind, lineno, off, length)``: True when ``line`` (its ``type`` ``kind``) went into the index."""
-
-
-_ABSENT = Raw(b"")
-"""The default of a raw field: the key is not in the line (``field is _ABSENT``)."""
-
-
-class Block(Struct, gc=False):
-    """A content block as the common shapes use it; a field of another type fails the decoding."""
-
-    type: str
-    text: str | UnsetType = UNSET
-    thinking: str | UnsetType = UNSET
-    name: str | None = None
-    id: str | None = None
-    input: Any = None  # decoded as json.loads would (a number out of range fails the decoding)
-    tool_use_id: str | None = None
-    is_error: bool | None = None
-    content: Any = None  # a result's output
-
-
-class Message(Struct, gc=False):
-    id: str | None = None
-    model: str | None = None
-    content: list[Block] | str | None = None
-
-
-class Line(Struct, gc=False):
-    """A session line, only the keys the pass reads (the rest, ``toolUseResult`` above all, is skipped unread)."""
-
-    type: str
-    uuid: Raw = _ABSENT
-    sessionId: Raw = _ABSENT
-    messageId: Raw = _ABSENT
-    leafUuid: Raw = _ABSENT
-    parentUuid: Raw = _ABSENT
-    timestamp: str | None = None
-    isSidechain: bool | None = None
-    agentId: str | None = None
-    cwd: str | None = None
-    gitBranch: str | None = None
-    version: str | None = None
-    isMeta: bool | None = None
-    isCompactSummary: bool | None = None
-    message: Message | None = None
-
-    def is_claude(self) -> bool:
-        """:func:`.claude.looks_like_claude` of the line."""
-        return self.type in TYPES and not (
-            self.uuid is _ABSENT
-            and self.sessionId is _ABSENT
-            and self.messageId is _ABSENT
-            and self.leafUuid is _ABSENT
-            and self.parentUuid is _ABSENT
-        )
-
-
-decode_line: Callable[[bytes], Line] = Decoder(Line).decode
-"""A line as a :class:`Line`; raises ``ValueError`` for a line that is not JSON or holds a key of another type.
-
-A line it refuses is decoded whole (:func:`.jsonline.load_line`) and read by the reader. It refuses
-more than the whole-file reader (lone surrogates, ``NaN``, a byte-order mark), never less, and reads
-the keys of what it accepts alike (``tests/test_conversations_turnfast.py``).
-"""
-
-
-def _raw_value(raw: Raw) -> Any:
-    return None if raw is _ABSENT else load_line(bytes(raw))
 
 
 def _time(value: str | None) -> str | None:
@@ -140,7 +67,7 @@ def _result_failed(block: Block) -> bool | None:
 def fast_reader(st: dict[str, Any]) -> FastLine:
     """The reader of the common shapes into ``st``'s columns (made again when the columns' span rows are replaced).
 
-    The function returned reads an ``assistant`` or ``user`` line (a :class:`Line`, at byte
+    The function returned reads an ``assistant`` or ``user`` line (a :class:`.turnline.Line`, at byte
     ``off``, ``length`` long) when it has a common shape and returns False, having changed nothing, for any other.
     """
     cols: Columns = st["cols"]
@@ -172,7 +99,7 @@ def fast_reader(st: dict[str, Any]) -> FastLine:
             body = ""
         else:
             return False
-        key: Any = msg.id or _raw_value(line.uuid)
+        key: Any = msg.id or line.uuid_value()
         model = msg.model
         if type(body) is not str or not (type(key) is str or not key):
             return False

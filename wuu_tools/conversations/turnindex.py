@@ -24,7 +24,7 @@ import marshal
 import os
 from array import array
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.cancel import check_stop
 from ..core.store import current_store
@@ -39,8 +39,6 @@ from .turnfast import (
     SPAN_ORPHAN,
     SPAN_RESULTS,
     SPAN_START,
-    Line,
-    decode_line,
     fast_reader,
     joined,
     orphan_result,
@@ -48,6 +46,9 @@ from .turnfast import (
 )
 from .turninfo import call_info as _call_info
 from .turninfo import flat
+
+if TYPE_CHECKING:
+    from .turnline import Line
 
 __all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "NotIndexed", "State", "index_session"]
 
@@ -195,9 +196,9 @@ def feed(st: State, fh: Any, size: int, name: str) -> bool:
     read any whole line); returns whether it was. The counts live in locals while the lines are
     read (a few million dictionary lookups fewer on a 1 GB session) and go back into ``st`` at the end.
 
-    A line is decoded as a :class:`~.turnfast.Line` (only the keys the pass reads), and read
+    A line is decoded as a :class:`~.turnline.Line` (only the keys the pass reads), and read
     by :func:`~.turnfast.fast_reader` when it has a common shape; any other is decoded whole
-    for the reader, and one the :class:`~.turnfast.Line` refuses (not JSON, or a key of another type)
+    for the reader, and one the :class:`~.turnline.Line` refuses (not JSON, or a key of another type)
     is read as before it existed: decoded whole, unreadable, not a session line or read by the reader.
     """
     with open(fh.fileno(), "rb", buffering=READ_BUFFER, closefd=False) as lines:
@@ -206,6 +207,8 @@ def feed(st: State, fh: Any, size: int, name: str) -> bool:
 
 
 def _feed(st: State, fh: Any, size: int, name: str) -> bool:
+    from .turnline import decode_line  # msgspec: loaded by the pass only
+
     ix = _Indexer(st)
     saved = False
     start = off = st["end"]
