@@ -80,7 +80,10 @@ def test_entries_written_in_small_batches_read_the_same(tmp_path: Path, monkeypa
 
 
 def test_the_common_line_shapes_skip_the_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Assistant lines of one block and user lines of tool results go straight into the index, as the reader would."""
+    """Assistant lines of one block, user messages and user lines of tool results go straight into the index.
+
+    The reader takes the rest, and a line the pass's decoding refuses (a lone surrogate), as it would.
+    """
     from wuu_tools.conversations import turnindex
 
     taken: list[int] = []
@@ -89,9 +92,19 @@ def test_the_common_line_shapes_skip_the_reader(tmp_path: Path, monkeypatch: pyt
         turnindex, "read_record", lambda b, rec, line, mixed: taken.append(line) or real(b, rec, line, mixed)
     )
     path = gen.write_claude(gen.session(seed=6, steps=60), tmp_path / "s.jsonl")
+    two = [{"type": "text", "text": "two blocks"}, {"type": "tool_use", "id": "t9", "name": "Read", "input": {}}]
+    others = [
+        _rec("system", 90, {}, subtype="informational", content="a note"),
+        _rec("summary", 91, {}, summary="the title"),
+        _rec("assistant", 92, {"id": "m92", "role": "assistant", "content": two}),
+        _rec("user", 93, {"role": "user", "content": "a lone \udc80 surrogate"}),
+        _rec("user", 94, {"role": "user", "content": [{"type": "text", "text": "text, no result"}]}),
+    ]
+    with path.open("ab") as fh:
+        fh.write(b"".join(others))
     assert_same(path)
     lines = path.read_bytes().count(b"\n")
-    assert taken and len(taken) < lines / 2  # most lines took the fast way, the rest the reader's
+    assert taken == list(range(lines - len(others) + 1, lines + 1))  # the rest took the fast way
 
 
 def _session_lines(path: Path) -> list[bytes]:
@@ -298,3 +311,16 @@ def test_an_unchanged_session_is_viewed_in_place(tmp_path: Path) -> None:
     assert st["fed"] == 0
     assert all(isinstance(col, memoryview) for col in (st["cols"].cols["line"], st["cols"].cols["text"].data))
     assert_same(path)
+
+
+@pytest.mark.parametrize("name", ["codex_bare.jsonl", "codex_rollout.jsonl", "gemini_stream.jsonl"])
+def test_lines_of_another_format_are_read_whole_after_the_pass_gave_up(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The pass reads the file through a reader of its own; the whole-file reader after it reads from the start."""
+    path = FIXTURE.parent / name
+    views = {}
+    for streamed in (False, True):
+        monkeypatch.setenv("WUU_CONV_STREAM_MIN", "0" if streamed else str(1 << 40))
+        views[streamed] = read_conversation(str(path), budget=800).text
+    assert views[True] == views[False] and "turn" in views[True]

@@ -20,7 +20,7 @@ from typing import Any
 from .blocks import classify_user_text, content_blocks
 from .model import Conversation, ToolCall, Turn, TurnBuilder, norm_time
 
-__all__ = ["looks_like_claude", "read_claude", "read_record"]
+__all__ = ["command_text", "looks_like_claude", "read_claude", "read_record"]
 
 TYPES = frozenset({"user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"})
 SKIPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -44,7 +44,7 @@ def looks_like_claude(record: dict[str, Any]) -> bool:
     )
 
 
-def _command_text(text: str) -> str:
+def command_text(text: str) -> str:
     """``<command-name>/clear</command-name><command-args>x</command-args>`` -> ``/clear x``."""
     parts = {name: body.strip() for name, body in _TAG.findall(text)}
     if "command-name" in parts:
@@ -132,7 +132,7 @@ def _user(
         return
     kind, cleaned = classify_user_text(text)
     if kind == "command":
-        cleaned = _command_text(cleaned)
+        cleaned = command_text(cleaned)
     if rec.get("isCompactSummary"):
         kind = "compaction"
     elif rec.get("isMeta") and kind == "":
@@ -161,7 +161,7 @@ def _system(b: TurnBuilder, rec: dict[str, Any], ts: str | None, line: int | Non
     if not content.strip():
         return
     if "<command-name>" in content or "<local-command-stdout>" in content:
-        b.add(Turn(role="system", kind="command", text=_command_text(content), timestamp=ts, line=line))
+        b.add(Turn(role="system", kind="command", text=command_text(content), timestamp=ts, line=line))
         return
     label = f"{subtype}: " if subtype and subtype != "informational" else ""
     b.add(Turn(role="system", kind="meta", text=f"{label}{content.strip()}", timestamp=ts, line=line))

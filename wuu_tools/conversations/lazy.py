@@ -21,8 +21,9 @@ from typing import Any, overload
 from ..core.pattern import Pattern, compile_pattern
 from .claude import read_record
 from .infotable import InfoTable
+from .jsonline import load_line
 from .model import Conversation, ToolCall, ToolOutput, Turn, TurnBuilder
-from .turnindex import SPAN_JOIN, SPAN_ORPHAN, SPAN_START, State, load_line
+from .turnindex import SPAN_JOIN, SPAN_ORPHAN, SPAN_START, State
 
 __all__ = ["LazyTurns", "lazy_conversation"]
 
@@ -120,7 +121,7 @@ class LazyTurns(Sequence[Turn]):
         b = _OneTurn(spans[0][3] if spans else -1)
         with open(self.path, "rb", buffering=0) as fh:
             for off, length, code, _ in spans:
-                rec = load_line(os.pread(fh.fileno(), length, off))
+                rec = load_line(os.pread(fh.fileno(), length, off), not off)
                 b.code, b.ordinal = code, 0
                 read_record(b, rec, line, self.mixed)
         turn = b.target

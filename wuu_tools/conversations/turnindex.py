@@ -20,27 +20,41 @@ never saved. Anything else (the file rewritten, shrunk) is indexed again from th
 from __future__ import annotations
 
 import hashlib
-import json
 import marshal
 import os
 from array import array
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.cancel import check_stop
 from ..core.store import current_store
-from .claude import looks_like_claude, read_record
+from .claude import SKIPPED, looks_like_claude, read_record
 from .codex import looks_like_old_codex
+from .jsonline import blank, load_line
 from .kinds import line_kind
 from .model import ToolOutput, Turn, TurnBuilder
 from .turncols import O_ATT, O_KIND, O_RAW, O_ROLE, O_TEXT, O_THINK, Columns
-from .turnfast import SPAN_JOIN, SPAN_ORPHAN, SPAN_RESULTS, SPAN_START, fast_line, orphan_result, pair_result
+from .turnfast import (
+    SPAN_JOIN,
+    SPAN_ORPHAN,
+    SPAN_RESULTS,
+    SPAN_START,
+    fast_reader,
+    joined,
+    orphan_result,
+    pair_result,
+)
 from .turninfo import call_info as _call_info
 from .turninfo import flat
 
+if TYPE_CHECKING:
+    from .turnline import Line
+
 __all__ = ["SPAN_JOIN", "SPAN_ORPHAN", "SPAN_RESULTS", "SPAN_START", "NotIndexed", "State", "index_session"]
 
-VERSION = 2
+VERSION = 3
+READ_BUFFER = 1 << 20
+"""The buffer lines are read through: a line longer than the default 8 KiB one costs a read of its own."""
 HASH_SPAN = 64 * 1024
 FACT_KEYS = ("cwd", "gitBranch", "version")
 """The header's facts, from the first line that holds each (the pass's ``facts`` hold only these)."""
@@ -158,10 +172,10 @@ class _Indexer(TurnBuilder):
         The reader has set all of a turn's text by the time it starts another turn or reports a result.
         """
         touched, self.touched = self.touched, {}
-        for idx, turn, joined in touched.values():
+        for idx, turn, is_piece in touched.values():
             e = self.cols.open
             assert e is not None and idx == self.cols.count - 1
-            if joined:
+            if is_piece:
                 if turn.text:
                     e[O_TEXT] = joined(e[O_TEXT], turn.text)
                     e[O_RAW] = True
@@ -175,97 +189,110 @@ class _Indexer(TurnBuilder):
             e[O_ATT] += len(turn.attachments)
 
 
-try:  # a third of the time of indexing a session is decoding its lines: orjson does it in a quarter of json's
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - orjson is a dependency; json reads the same, slower
-    _fast_loads = json.JSONDecoder().decode
-
-_decode = json.JSONDecoder().decode
-
-
-def load_line(raw: bytes) -> Any:
-    """One line's JSON value, as :func:`json.loads` of its UTF-8 text reads it.
-
-    orjson reads a line first; what it refuses (lone surrogates, ``NaN``, huge integers, a
-    byte-order mark, bytes that are not UTF-8) is read again as the whole-file reader reads it.
-    """
-    try:
-        return _fast_loads(raw)
-    except ValueError:
-        pass
-    try:
-        return _decode(raw.decode("utf-8"))
-    except ValueError:  # not UTF-8 (the whole-file reader decodes with replacement), or not JSON
-        return json.loads(raw.decode("utf-8", "replace").lstrip("\ufeff"))
-
-
 def feed(st: State, fh: Any, size: int, name: str) -> bool:
     """Read the file from ``st["end"]`` to ``size`` into the state (``end`` moves over whole lines only).
 
     Before a partly written last line, the state read so far is saved as index ``name`` (when it
-    read any whole line); returns whether it was.
+    read any whole line); returns whether it was. The counts live in locals while the lines are
+    read (a few million dictionary lookups fewer on a 1 GB session) and go back into ``st`` at the end.
+
+    A line is decoded as a :class:`~.turnline.Line` (only the keys the pass reads), and read
+    by :func:`~.turnfast.fast_reader` when it has a common shape; any other is decoded whole
+    for the reader, and one the :class:`~.turnline.Line` refuses (not JSON, or a key of another type)
+    is read as before it existed: decoded whole, unreadable, not a session line or read by the reader.
     """
+    with open(fh.fileno(), "rb", buffering=READ_BUFFER, closefd=False) as lines:
+        lines.seek(st["end"])
+        return _feed(st, lines, size, name)
+
+
+def _feed(st: State, fh: Any, size: int, name: str) -> bool:
+    from .turnline import decode_line  # msgspec: loaded by the pass only
+
     ix = _Indexer(st)
     saved = False
-    start = st["end"]
-    fh.seek(st["end"])
-    off = st["end"]
-    lineno = st["lines"]
+    start = off = st["end"]
+    first = lineno = st["lines"]
     facts = st["facts"]
-    st["fed"] = 0
-    n = 0
+    facts_left = [k for k in FACT_KEYS if k not in facts]
+    reads, chat, side, skipped, unread = st["reads"], st["chat"], st["side"], st["skipped"], st["unread"]
+    fast = fast_reader(st)
+    decode = decode_line
+    raw = b"\n"
     for raw in fh:
-        n += 1
-        if n % 4096 == 0:
-            check_stop()
         length = len(raw)
         lineno += 1
-        whole = raw[-1:] == b"\n"
-        if not whole and st["end"] != start:
-            st["fed"] = n
+        if not lineno & 4095:
+            check_stop()
+        if raw[-1] != 10 and off != start:  # a partly written last line: what was read before it is saved first
+            st["end"], st["lines"], st["fed"] = off, lineno - 1, lineno - first
+            st["reads"], st["chat"], st["side"], st["skipped"], st["unread"] = reads, chat, side, skipped, unread
             _seal(st, fh.fileno(), size)
             _save(st, name)
             saved = True
-        if raw[:1] == b"{" or raw.strip():
+            fast = fast_reader(st)  # saving grouped the span rows into new arrays
+        if raw[0] == 123 or not blank(raw, not off):  # 123: "{"
+            rec: Any = None
             try:
-                rec = load_line(raw)
+                line: Line | None = decode(raw)
             except ValueError:
-                rec = None
-            kind = rec.get("type") if type(rec) is dict else None
-            if not isinstance(rec, dict):
+                line = None
+                try:
+                    rec = load_line(raw, not off)
+                except ValueError:
+                    rec = None
+            if line is not None:
+                kind: Any = line.type
+                claude = line.is_claude()
+            elif type(rec) is dict:
+                kind = rec.get("type")
+                claude = looks_like_claude(rec)
+            else:
                 st["malformed"] += 1
                 if len(st["malformed_lines"]) < 10:
                     st["malformed_lines"].append(lineno)
-            elif not looks_like_claude(rec):
-                st["unread"] += 1
+                claude = None
+            if claude is False:
+                if rec is None:
+                    rec = load_line(raw)
+                unread += 1
                 label = line_kind(rec)
                 st["unread_kinds"][label] = st["unread_kinds"].get(label, 0) + 1
                 if len(st["unread_lines"]) < 10:
                     st["unread_lines"].append(lineno)
-            else:
-                if st["reads"] == 0 and looks_like_old_codex(rec):
+            elif claude:
+                if not reads and rec is not None and looks_like_old_codex(rec):
                     raise NotIndexed("an old Codex rollout")
-                st["reads"] += 1
+                reads += 1
                 if kind == "user" or kind == "assistant":
-                    if st["chat"] == 0:
-                        st["agent"] = str(rec.get("agentId") or "yes")
-                    st["chat"] += 1
-                    st["side"] += bool(rec.get("isSidechain"))
-                if len(facts) < len(FACT_KEYS):
-                    for key in FACT_KEYS:
-                        if key not in facts and isinstance(rec.get(key), str):
-                            facts[key] = rec[key]
-                if not fast_line(st, rec, kind, lineno, off, length):
+                    if not chat:
+                        agent = line.agentId if line is not None else rec.get("agentId")
+                        st["agent"] = str(agent or "yes")
+                    chat += 1
+                    if line.isSidechain if line is not None else rec.get("isSidechain"):
+                        side += 1
+                if facts_left:
+                    for key in facts_left:
+                        value = getattr(line, key) if line is not None else rec.get(key)
+                        if isinstance(value, str):
+                            facts[key] = value
+                    facts_left = [k for k in FACT_KEYS if k not in facts]
+                if kind in SKIPPED:
+                    skipped += 1
+                elif line is None or not fast(line, kind, lineno, off, length):
+                    if rec is None:
+                        rec = load_line(raw)
                     ix.begin(off, length, bool(rec.get("isSidechain")))
                     if not read_record(ix, rec, lineno, False):
-                        st["skipped"] += 1
+                        skipped += 1
                     ix.fold()
         off += length
-        if whole:
-            st["end"], st["lines"] = off, lineno
         if off >= size:
             break
-    st["fed"] = n
+    if raw[-1] == 10:
+        st["end"], st["lines"] = off, lineno
+    st["fed"] = lineno - first
+    st["reads"], st["chat"], st["side"], st["skipped"], st["unread"] = reads, chat, side, skipped, unread
     return saved
 
 

@@ -36,8 +36,20 @@ TEXT_KEEP = 201
 """
 
 
+_HEAD = 4 * TEXT_KEEP
+"""A long text is flattened from its first ``_HEAD`` characters when they give :data:`TEXT_KEEP` of flat text."""
+
+
 def flat(text: str) -> str:
-    """``text`` on one line (runs of whitespace as one space), cut to :data:`TEXT_KEEP` characters."""
+    """``text`` on one line (runs of whitespace as one space), cut to :data:`TEXT_KEEP` characters.
+
+    The flattening of a text's head is a prefix of the whole text's (at worst its last word is
+    cut short), so a long text is split only as far as its head when that is enough.
+    """
+    if len(text) > _HEAD:
+        head = " ".join(text[:_HEAD].split())
+        if len(head) >= TEXT_KEEP:
+            return head[:TEXT_KEEP]
     return " ".join(text.split())[:TEXT_KEEP]
 
 
