@@ -7,12 +7,14 @@ and compares the streamed session turn for turn with the whole-file reader
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 from test_conversations_stream import _rec, assert_same
 
+from wuu_tools.conversations.jsonline import load_line
 from wuu_tools.conversations.turninfo import TEXT_KEEP, flat
 
 MID = {"id": "m1", "model": "claude-x", "role": "assistant"}
@@ -105,3 +107,21 @@ def test_lines_the_typed_decoding_refuses_or_reads_exactly_read_the_same(tmp_pat
         with path.open("ab") as fh:
             fh.write(b"".join(lines[cut:]))
         assert_same(path)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda kids: st.lists(kids) | st.dictionaries(st.text(), kids),
+        max_leaves=12,
+    )
+)
+def test_a_line_is_read_as_json_reads_it(value: object) -> None:
+    """Integers of any size, floats, strings of any code point: the fast decoder or its fallback gives json's value."""
+    raw = json.dumps({"v": value}).encode()
+    assert load_line(raw) == json.loads(raw)
+
+
+def test_the_lines_the_fast_decoder_refuses_are_read_as_json_reads_them() -> None:
+    for raw in (b'{"a": 123456789012345678901234567890}', b'{"a": NaN}', b'{"a": 1e400}', b'{"a": "\\ud800"}'):
+        assert repr(load_line(raw)) == repr(json.loads(raw))
