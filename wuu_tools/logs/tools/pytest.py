@@ -82,7 +82,7 @@ def _tests_of(lines: Sequence[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS) -> Fold:
+def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS, classes_too: bool = True) -> Fold:
     """``fold``, its label naming the tests of its PASSED lines when they are few, else their classes when few."""
     if "PASSED" not in fold.label:
         return fold
@@ -96,7 +96,7 @@ def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS) -> Fold:
         ]
         return Fold(fold.start, fold.end, f"{fold.label} ({'; '.join(parts)})")
     classes = [o for o in owners if not o.endswith(".py")]
-    if not classes or len(classes) > LABEL_CLASSES:
+    if not classes_too or not classes or len(classes) > LABEL_CLASSES:
         return fold
     return Fold(fold.start, fold.end, f"{fold.label} ({', '.join(classes)})")
 
@@ -161,7 +161,7 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
     named = NARROWED_NAMED if narrowed and not passed else NAMED_TESTS
     noise = fold_noise(lines, kind)
     if narrowed or not passed:  # (a passing run's fold is counted only: the tests the agent chose it names)
-        noise = [_named(f, lines, named) for f in noise]
+        noise = [_named(f, lines, named, classes_too=not passed) for f in noise]
     folds = _merged(noise, failure_folds(lines), None if passed else warnings_fold(lines))
     if not folds:
         return None

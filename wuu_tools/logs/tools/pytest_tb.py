@@ -3,13 +3,13 @@
 In the FAILURES and ERRORS sections, each block (``____ test_name ____``) is a traceback: the test's
 own frame first, the frame that raised last, and between them the frames it went through (pytest
 separates long frames with ``_ _ _ _`` lines; ``--tb=short`` and collection errors print each frame
-as ``path:12: in name`` and its line). Kept as printed, in file order: the block's title, each ``>``
-line (the statement a frame was at), every ``E`` line (a chained exception's too), the ``During
-handling…`` sentences, the test frame's place (``tests/test_a.py:44:``) and the raising frame's
-(``app/db.py:57: ValueError``), and the block's ``Captured …`` sections (the test's own prints and
-logs). Each run of two printed lines or more between them is folded into one counted line: frames
-counted and the last one placed (``[… 5 traceback frames, the last at app/db.py:12: lines 20-41]``),
-or a frame's source lines (``[… 8 lines of test_update: lines 12-19]``).
+as ``path:12: in name`` and its line). Kept as printed, in file order: the block's title, every ``E``
+line (a chained exception's too) and ``During handling…`` sentence, the statement that raised before
+each run of ``E`` lines (its ``>`` line; in ``--tb=short``, its frame's place and line) and the raising
+frame's place after it (``app/db.py:57: ValueError``), and the block's ``Captured …`` sections (the
+test's own prints and logs). Each run of two printed lines or more between them is folded into one
+counted line: frames counted and the last one placed (``[… 5 traceback frames, the last at
+app/db.py:12: lines 20-41]``), or a frame's source lines (``[… 8 lines of test_update: lines 12-19]``).
 
 The warnings summary is folded when every warning in it is a ``DeprecationWarning`` or
 ``PendingDeprecationWarning`` (a library's notice, not the behaviour under test); a summary with
@@ -107,20 +107,40 @@ def _frames_label(lines: Sequence[str], a: int, b: int) -> str:
     return f"{what}, the last at {at[-1]}"
 
 
-def _kept(lines: Sequence[str], first: int, last: int) -> set[int]:
-    """The lines of a failure block shown as printed: where the test failed, what was raised, and where.
+_E = re.compile(r"^E\s")
 
-    Each ``>`` line (the statement each long frame was at), every ``E`` line and ``During handling…``
-    sentence, and the places of the block's first frame (the test's: ``tests/test_a.py:44:``) and of
-    its last (the raise: ``app/db.py:57: ValueError``); in ``--tb=short``'s frames, each of those two
-    places' own statement line too.
+
+def _kept(lines: Sequence[str], first: int, last: int) -> set[int]:
+    """The lines of a failure block shown as printed: what was raised, by which statement, and where.
+
+    Every ``E`` line and ``During handling…`` sentence; before each run of ``E`` lines, the statement
+    that raised (the last ``>`` line, or in ``--tb=short``'s frames the last ``path:12: in name`` line
+    and its statement); after it, the raising frame's place (``app/db.py:57: ValueError``). A block
+    with no ``E`` line keeps its last ``>`` line and its last place.
     """
-    keep = {i for i in range(first, last + 1) if _KEEP.match(lines[i]) or _RAISE.match(lines[i])}
-    places = [i for i in range(first, last + 1) if _WHERE.match(lines[i])]
-    for i in {places[0], places[-1]} if places else set():
-        keep.add(i)
-        if _SHORT_FRAME.match(lines[i]) and i + 1 <= last and lines[i + 1].startswith(" "):
-            keep.add(i + 1)
+    keep = {i for i in range(first, last + 1) if _KEEP.match(lines[i])}
+    runs: list[tuple[int, int]] = []
+    for i in range(first, last + 1):
+        if _E.match(lines[i]):
+            if runs and runs[-1][1] == i - 1:
+                runs[-1] = (runs[-1][0], i)
+            else:
+                runs.append((i, i))
+    if not runs:
+        runs = [(last + 1, last)]
+    low = first
+    for a, b in runs:
+        stated = (k for k in range(a - 1, low - 1, -1) if _RAISE.match(lines[k]) or _SHORT_FRAME.match(lines[k]))
+        at = next(stated, None)
+        if at is not None:
+            keep.add(at)
+            if _SHORT_FRAME.match(lines[at]) and at + 1 < a and lines[at + 1].startswith(" "):
+                keep.add(at + 1)
+        after = range(b + 1, last + 1) if b >= a else range(last, low - 1, -1)
+        place = next((k for k in after if _WHERE.match(lines[k]) or _E.match(lines[k])), None)
+        if place is not None and _WHERE.match(lines[place]) and not _SHORT_FRAME.match(lines[place]):
+            keep.add(place)
+        low = b + 1
     return keep
 
 
