@@ -162,3 +162,15 @@ def test_library_frames_are_counted_and_the_projects_named(tmp_path: Path) -> No
     lines = _run(tmp_path, "test_shared.py", SHARED, flags="")
     labels = [f.label for f in failure_folds(lines)]
     assert all("/enum.py" not in label for label in labels if "traceback frame" in label), labels
+
+
+def test_a_cut_head_of_progress_is_not_taken_for_a_failure_block() -> None:
+    lines = [
+        *[f"tests/test_a.py::test_{i} PASSED" for i in range(30)],
+        "FAILED tests/test_b.py::test_parse - AssertionError: boom",
+        "E       assert 1 == 2",
+        "=== 1 failed, 30 passed in 2.00s ===",
+    ]
+    plan, kept, _ = planned("pytest -v tests", lines, exit_code=1)
+    assert kept[-3:] == lines[-3:]  # the listed failure, its E line and the closing line, as printed
+    assert [f.label for f in plan.folds] == ["30 PASSED lines"]

@@ -51,8 +51,15 @@ QUIET_WARNINGS = frozenset({"DeprecationWarning", "PendingDeprecationWarning"})
 def _blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
     """The traceback part of each failure block: (first, last) 0-based indexes, the title excluded."""
     out: list[tuple[int, int]] = []
-    first_rule = next((line for line in lines if _RULE.match(line)), None)
-    inside = first_rule is not None and not _START.match(first_rule)  # (a cut head: the output starts in a section)
+    at = next((i for i, line in enumerate(lines) if _RULE.match(line)), None)
+    # A cut head (``| tail``) starts inside a failure block when a traceback's lines come before the first
+    # rule line and that rule does not open the failures: else the lines before it are the run's progress.
+    inside = (
+        at is not None
+        and not _START.match(lines[at])
+        and not _FAILURES.match(lines[at])
+        and any(_RAISE.match(line) or _WHERE.match(line) or _SEPARATOR.match(line) for line in lines[:at])
+    )
     start: int | None = 0 if inside else None
 
     def close(end: int) -> None:
