@@ -11,8 +11,8 @@ summary and the closing line (the plan's summary).
 
 A run that passed (its closing line counts no failure nor error, and it printed no failure section)
 is its closing line and one counted fold: the session header, the PASSED lines and the warnings
-summary, whatever its warnings (the closing line counts them). Its fold names no test, unless the
-run was narrowed to a few (``-k`` or a node id, :data:`NAMED_TESTS` at most; more: their classes).
+summary, whatever its warnings (the closing line counts them). Its fold names no test nor class,
+unless the run was narrowed (``-k`` or a node id) to :data:`NAMED_TESTS` tests at most: those it names.
 """
 
 from __future__ import annotations
