@@ -7,10 +7,12 @@ What is folded, chosen on the recorded runs (none of these lines held a word the
   date, the subject and the body stay, as do ``--oneline`` and ``--stat`` lines, which have no noise.
 - a patch (``git show``): each file's ``diff --git`` and ``index`` header lines; the ``--- a/…`` /
   ``+++ b/…`` lines that name the file stay.
-- ``git log``: the commits past the first :data:`HEAD_COMMITS` and before the last :data:`TAIL_COMMITS`,
-  as one fold counting them (``[… 15 commits: …]``), whatever the format (``--oneline``, ``--format``,
-  the full one); and in ``git log -p``, each file's patch, as one fold naming the file and its ``+N -M``
-  (the commit's hash and message stay: what the agent searched the log for).
+- ``git log`` in a one-line format (``--oneline``, ``--format=%h …``): the commits past the first
+  :data:`HEAD_COMMITS` and before the last :data:`TAIL_COMMITS`, as one fold counting them (``[… 15
+  commits: …]``); a full-format log keeps every commit (it was asked for the messages and bodies:
+  ``scripts/bench.py``'s ``git log -n 20`` row counts all 20 as read). And in ``git log -p``, each
+  file's patch, as one fold naming the file and its ``+N -M`` (the commit's hash and message stay:
+  what the agent searched the log for).
 
 The summary is git's own last line where it prints one: ``3 files changed, 26 insertions(+), 83
 deletions(-)`` or ``nothing to commit, working tree clean``.
@@ -90,10 +92,13 @@ def git_rule(command: str | None, lines: Sequence[str], exit_code: int | None) -
     return Plan(tool, fold_noise(lines, _log_kind, min_run=1), _summary(lines))
 
 
-def _commit_starts(lines: Sequence[str]) -> list[int]:
-    """The 0-based index of each commit's first line: ``commit <hash>``, else a line that starts with a hash."""
+def _commit_starts(lines: Sequence[str]) -> tuple[list[int], bool]:
+    """The 0-based index of each commit's first line: ``commit <hash>``, else a line that starts with a hash.
+
+    And whether the log is in the full format (its ``commit <hash>`` lines).
+    """
     full = [i for i, line in enumerate(lines) if _FULL_COMMIT.match(line)]
-    return full or [i for i, line in enumerate(lines) if _SHORT_COMMIT.match(line)]
+    return (full, True) if full else ([i for i, line in enumerate(lines) if _SHORT_COMMIT.match(line)], False)
 
 
 def _patch_folds(lines: Sequence[str], starts: set[int], first: int, last: int) -> list[Fold]:
@@ -120,9 +125,9 @@ def _patch_folds(lines: Sequence[str], starts: set[int], first: int, last: int) 
 
 def _log_folds(lines: Sequence[str]) -> list[Fold]:
     """A log's folds: the commits between its head and its tail, author lines, and the patches."""
-    starts = _commit_starts(lines)
+    starts, full = _commit_starts(lines)
     middle: Fold | None = None
-    if len(starts) >= HEAD_COMMITS + TAIL_COMMITS + 2:
+    if not full and len(starts) >= HEAD_COMMITS + TAIL_COMMITS + 2:
         a, b = starts[HEAD_COMMITS], starts[len(starts) - TAIL_COMMITS] - 1
         middle = Fold(a + 1, b + 1, f"{len(starts) - HEAD_COMMITS - TAIL_COMMITS} commits")
     at = set(starts)
