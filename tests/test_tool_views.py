@@ -104,7 +104,19 @@ def test_a_passing_verbose_run_is_its_summary_and_the_counted_folds(tmp_path: Pa
     assert view.meta["view"] == "pytest" and not view.complete
     shown = [line for line in view.text.splitlines() if not line.startswith("[… ")]
     assert "2 passed" in view.text and not [line for line in shown if "PASSED" in line]
-    assert "test_ok.py: test_a, test_b" in view.text  # the fold names the two tests
+    assert "test_a" not in view.text  # a passing run's fold counts its tests; it names them only when narrowed
+    lines = view.text.splitlines()  # the verdict, one fold naming the call that reads it, the closing line
+    assert len([line for line in lines if line.strip()]) == 3 and "[folded lines" not in view.text
+    call = r'read_saved\(ref="log-\w+", end_line=8, budget=2000\)'
+    assert re.fullmatch(rf"\[… 8 lines: 5 session header, 2 PASSED: {call}\]", lines[1]), lines[1]
+    _check_projection(view)
+
+
+def test_a_narrowed_passing_run_names_its_few_tests(tmp_path: Path) -> None:
+    (tmp_path / "test_ok.py").write_text("".join(f"def test_{x}():\n    pass\n\n" for x in "abc"))
+    view = run_command(f"cd {tmp_path} && {PY} -m pytest -p no:cacheprovider -v test_ok.py -k 'a or b'", budget=2000)
+    assert view.meta["view"] == "pytest", view.text
+    assert "test_ok.py: test_a, test_b" in view.text and "test_c" not in view.text.split("]")[1]
     _check_projection(view)
 
 

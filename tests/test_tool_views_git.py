@@ -87,3 +87,55 @@ def test_status_read_from_a_file_is_known_by_its_first_line(repo: Path) -> None:
 
     plan = git_rule(None, sh("git status", repo), None)
     assert plan is not None and plan.tool == "git status" and plan.folds
+
+
+@pytest.fixture
+def long_repo(tmp_path: Path) -> Path:
+    """A repository of eight commits, each adding one file of two lines."""
+    env = "GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org GIT_COMMITTER_NAME=Ann GIT_COMMITTER_EMAIL=a@e.org"
+    sh("git init -q -b main .", tmp_path)
+    for n in range(8):
+        (tmp_path / f"f{n}.py").write_text(f"a = {n}\nb = {n}\n")
+        sh(f"git add f{n}.py && {env} git commit -q -m 'Commit number {n}'", tmp_path)
+    return tmp_path
+
+
+def test_a_long_oneline_log_shows_its_head_and_its_last_commit_and_counts_the_rest(long_repo: Path) -> None:
+    from wuu_tools.logs.tools.git import HEAD_COMMITS, TAIL_COMMITS
+
+    lines = sh("git log --oneline", long_repo)
+    plan, kept, folded = planned("git log --oneline", lines)
+    assert [line.split(" ", 1)[1] for line in kept] == [f"Commit number {n}" for n in (7, 6, 5, 4, 0)]
+    assert len(kept) == HEAD_COMMITS + TAIL_COMMITS and folded == lines[HEAD_COMMITS:-TAIL_COMMITS]
+    assert [f.label for f in plan.folds] == ["3 commits"]
+    full = sh("git log", long_repo)  # the full format: every commit's message stays
+    plan, kept, _ = planned("git log", full)
+    assert sum(line.startswith("commit ") for line in kept) == 8 and "    Commit number 3" in kept
+    assert [f.label for f in plan.folds] == ["1 author line"] * 8
+
+
+def test_a_log_with_patches_keeps_each_commit_and_folds_each_file_patch(long_repo: Path) -> None:
+    lines = sh("git log -p -n 2", long_repo)
+    plan, kept, folded = planned("git log -p -n 2", lines)
+    assert [f.label for f in plan.folds if "patch" in f.label] == [
+        "8 lines: the patch of f7.py (+2 -0)",
+        "8 lines: the patch of f6.py (+2 -0)",
+    ]
+    assert "    Commit number 7" in kept and "    Commit number 6" in kept and "+a = 7" in folded
+    assert not [line for line in kept if line.startswith(("+", "-", "@@", "diff --git"))]
+
+
+def test_a_long_log_view_reads_its_folds_back_with_one_call(long_repo: Path) -> None:
+    from wuu_tools import read_saved, run_command
+
+    env = "GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org GIT_COMMITTER_NAME=Ann GIT_COMMITTER_EMAIL=a@e.org"
+    for n in range(8, 20):
+        subject = f"Commit number {n}: a subject as long as the ones real projects write, or longer"
+        sh(f"{env} git commit -q --allow-empty -m '{subject}'", long_repo)
+    view = run_command("git log --oneline", cwd=str(long_repo), budget=2000)
+    assert view.meta["view"] == "git log", view.text
+    fold = next(line for line in view.text.splitlines() if line.startswith("[… 15 commits: read_saved("))
+    assert view.continuation is not None and view.continuation["args"]["start_line"] == 5, fold
+    back = read_saved(**view.continuation["args"])
+    assert "Commit number 15:" in back.text and "Commit number 1\n" in back.text
+    assert view.text.splitlines()[-1].endswith("Commit number 0")  # the last commit, after the fold

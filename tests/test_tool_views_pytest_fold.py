@@ -80,13 +80,26 @@ def test_a_few_passed_tests_are_named_in_their_fold(tmp_path: Path) -> None:
 
 def test_many_passed_tests_are_counted_by_class_not_named(tmp_path: Path) -> None:
     tests = "\n".join(f"    def test_{i}(self):\n        pass\n" for i in range(NAMED_TESTS + 1))
-    lines = _run(tmp_path, "test_lots.py", f"class TestLots:\n{tests}")
-    plan, _, _ = planned("pytest -v test_lots.py", lines)
+    bad = "    def test_bad(self):\n        assert False\n"
+    lines = _run(tmp_path, "test_lots.py", f"class TestLots:\n{tests}\n{bad}")
+    plan, _, _ = planned("pytest -v test_lots.py", lines, exit_code=1)
     label = next(f.label for f in plan.folds if "PASSED" in f.label)
     assert label.endswith("(test_lots.py::TestLots)") and "test_3" not in label, label
-    narrowed, _, _ = planned("pytest -v test_lots.py -k test_", lines)  # the tests asked for by name: named
+    narrowed, _, _ = planned("pytest -v test_lots.py -k test_", lines, exit_code=1)  # asked for by name: named
     label = next(f.label for f in narrowed.folds if "PASSED" in f.label)
     assert f"test_{NAMED_TESTS}" in label and "test_3," in label, label
+
+
+def test_a_passing_run_counts_its_tests_and_names_them_only_when_narrowed_to_few(tmp_path: Path) -> None:
+    tests = "\n".join(f"    def test_{i}(self):\n        pass\n" for i in range(NAMED_TESTS + 1))
+    lines = _run(tmp_path, "test_lots.py", f"class TestLots:\n{tests}")
+    plan, kept, _ = planned("pytest -v test_lots.py", lines)
+    assert [f.label for f in plan.folds] == [f"15 lines: 5 session header, {NAMED_TESTS + 1} PASSED"]
+    assert [line for line in kept if line.strip()][-1].strip("= ").startswith(f"{NAMED_TESTS + 1} passed")
+    narrowed, _, _ = planned("pytest -v test_lots.py -k test_", lines)  # more than NAMED_TESTS: counted only
+    assert narrowed.folds[0].label == plan.folds[0].label
+    few, _, _ = planned("pytest -v test_lots.py -k 'test_1 or test_2'", lines[:5] + lines[6:8] + lines[-2:])
+    assert "(test_lots.py::TestLots: test_0, test_1)" in few.folds[0].label, few.folds[0].label
 
 
 def test_failed_progress_lines_the_summary_lists_fold_with_the_passes(tmp_path: Path) -> None:
@@ -99,13 +112,19 @@ def test_failed_progress_lines_the_summary_lists_fold_with_the_passes(tmp_path: 
     assert any("FAILED (listed below)" in f.label for f in plan.folds)
 
 
-def test_a_raising_frame_printed_again_folds_whole_naming_the_first(tmp_path: Path) -> None:
+def test_each_failure_keeps_its_title_raise_errors_and_place_in_file_order(tmp_path: Path) -> None:
     lines = _run(tmp_path, "test_shared.py", SHARED, flags="")
-    plan, kept, _ = planned("pytest test_shared.py", lines, exit_code=1)
-    again = [f for f in plan.folds if "the raising frame as in TestPick.test_high" in f.label]
-    assert len(again) == 1, [f.label for f in plan.folds]
-    assert sum(1 for line in kept if line.startswith("E ")) == 1  # the second block's E line is in the fold
-    assert "_____ TestPick.test_higher _____" in "\n".join(kept)  # both tests still named by their titles
+    _, kept, folded = planned("pytest test_shared.py", lines, exit_code=1)
+    start = next(i for i, line in enumerate(kept) if "FAILURES" in line)
+    block = [line for line in kept[start + 1 :] if line.strip() and not line.startswith(("[… ", "=", "FAILED"))]
+    shape = ["title", ">", "E", "place"]  # the raising statement, what it raised, where
+
+    def kind(line: str) -> str:
+        return "title" if line.startswith("_") else line[0] if line[0] in ">E" else "place" if ".py:" in line else line
+
+    assert [kind(line) for line in block if not line.strip().startswith("^")] == shape * 2, block
+    assert "\n".join(kept).count("raise AttributeError(name)") == 2  # the raising statement, in each block
+    assert any("return getattr(Need, third)" in line for line in folded)  # the frame between, folded
 
 
 def test_a_cut_head_or_middle_still_finds_the_failure_blocks(tmp_path: Path) -> None:
@@ -143,3 +162,15 @@ def test_library_frames_are_counted_and_the_projects_named(tmp_path: Path) -> No
     lines = _run(tmp_path, "test_shared.py", SHARED, flags="")
     labels = [f.label for f in failure_folds(lines)]
     assert all("/enum.py" not in label for label in labels if "traceback frame" in label), labels
+
+
+def test_a_cut_head_of_progress_is_not_taken_for_a_failure_block() -> None:
+    lines = [
+        *[f"tests/test_a.py::test_{i} PASSED" for i in range(30)],
+        "FAILED tests/test_b.py::test_parse - AssertionError: boom",
+        "E       assert 1 == 2",
+        "=== 1 failed, 30 passed in 2.00s ===",
+    ]
+    plan, kept, _ = planned("pytest -v tests", lines, exit_code=1)
+    assert kept[-3:] == lines[-3:]  # the listed failure, its E line and the closing line, as printed
+    assert [f.label for f in plan.folds] == ["30 PASSED lines"]

@@ -8,6 +8,11 @@ and ``-q``'s bare dots), and ``-v -s``'s bare ``PASSED`` lines. Kept as printed:
 an ``F`` or ``E`` in its progress, the test's own prints, the FAILURES and ERRORS blocks (less the
 frames :mod:`.pytest_tb` folds), the warnings summary (unless deprecations only), the short test
 summary and the closing line (the plan's summary).
+
+A run that passed (its closing line counts no failure nor error, and it printed no failure section)
+is its closing line and one counted fold: the session header, the PASSED lines and the warnings
+summary, whatever its warnings (the closing line counts them). Its fold names no test nor class,
+unless the run was narrowed (``-k`` or a node id) to :data:`NAMED_TESTS` tests at most: those it names.
 """
 
 from __future__ import annotations
@@ -52,7 +57,9 @@ _HEADER = re.compile(
 NAMED_TESTS = 8
 """A fold of PASSED lines names its tests (by function, parameters counted) when it holds at most this many."""
 NARROWED_NAMED = 24
-"""A run narrowed by ``-k`` or a node id names up to this many (the agent reads the names of the tests it chose)."""
+"""A failing run narrowed by ``-k`` or a node id names up to this many (the agent reads the names of the tests it
+chose); a passing one, :data:`NAMED_TESTS` (on the held-out runs, 1 item of 27 was in a longer list, whose names
+cost 980 tokens over all passing runs)."""
 LABEL_CLASSES = 12
 """Past :data:`NAMED_TESTS`, a fold of PASSED lines names the test classes they belong to, up to this many."""
 _NODE = re.compile(r"^(?:\[gw\d+\] (?:\[\s*\d+%\] )?\w+ )?(\S+?)::(\S+?)(?:\[.*?\])? ")
@@ -75,7 +82,7 @@ def _tests_of(lines: Sequence[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS) -> Fold:
+def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS, classes_too: bool = True) -> Fold:
     """``fold``, its label naming the tests of its PASSED lines when they are few, else their classes when few."""
     if "PASSED" not in fold.label:
         return fold
@@ -89,7 +96,7 @@ def _named(fold: Fold, lines: Sequence[str], named: int = NAMED_TESTS) -> Fold:
         ]
         return Fold(fold.start, fold.end, f"{fold.label} ({'; '.join(parts)})")
     classes = [o for o in owners if not o.endswith(".py")]
-    if not classes or len(classes) > LABEL_CLASSES:
+    if not classes_too or not classes or len(classes) > LABEL_CLASSES:
         return fold
     return Fold(fold.start, fold.end, f"{fold.label} ({', '.join(classes)})")
 
@@ -130,10 +137,15 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
                 j = k + 1
 
     listed = {m.group(1) for line in lines if (m := _LISTED.match(line))}
+    summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)
+    passed = _passed(lines, summary)
+    warned = _warnings_section(lines) if passed else set()
 
     def kind(i: int, line: str) -> str | None:
         if i in header:
             return "session header line"
+        if i in warned:
+            return "warnings summary line"
         if _VERBOSE.match(line) or _BARE.match(line):
             word = "SKIPPED" if "SKIPPED" in line else "XFAIL" if "XFAIL" in line else "PASSED"
             return f"{word} line"
@@ -146,10 +158,42 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
         return None
 
     narrowed = any("-k" in w or any("::" in x for x in w) for w in invocations(command))
-    named = NARROWED_NAMED if narrowed else NAMED_TESTS
-    noise = [_named(f, lines, named) for f in fold_noise(lines, kind)]
-    folds = _merged(noise, failure_folds(lines), warnings_fold(lines))
+    named = NARROWED_NAMED if narrowed and not passed else NAMED_TESTS
+    noise = fold_noise(lines, kind)
+    if narrowed or not passed:  # (a passing run's fold is counted only: the tests the agent chose it names)
+        noise = [_named(f, lines, named, classes_too=not passed) for f in noise]
+    folds = _merged(noise, failure_folds(lines), None if passed else warnings_fold(lines))
     if not folds:
         return None
-    summary = next((line.strip("= ") for line in reversed(lines[-20:]) if _SUMMARY.match(line)), None)
     return Plan("pytest", folds, summary)
+
+
+_FAILING = re.compile(r"\b\d+ (failed|errors?)\b")
+_SECTION = re.compile(r"^=+ (FAILURES|ERRORS|short test summary info) =+$")
+_WARNINGS = re.compile(r"^=+ warnings summary( \(final\))? =+$")
+_RULE = re.compile(r"^=+ .+ =+$")
+
+
+def _passed(lines: Sequence[str], summary: str | None) -> bool:
+    """Whether the run passed: its closing line counts no failure nor error, and no failure section was printed."""
+    if summary is None or _FAILING.search(summary):
+        return False
+    return not any(_SECTION.match(line) for line in lines)
+
+
+def _warnings_section(lines: Sequence[str]) -> set[int]:
+    """The 0-based indexes of the warnings summary's lines, its rule line and its ``-- Docs:`` line included.
+
+    In a passing run they are the runner's report on libraries, not the behaviour under test: the closing
+    line counts them, and the fold names how many lines they were.
+    """
+    out: set[int] = set()
+    for i, line in enumerate(lines):
+        if not _WARNINGS.match(line):
+            continue
+        out.add(i)
+        for j in range(i + 1, len(lines)):
+            if _RULE.match(lines[j]):
+                break
+            out.add(j)
+    return out

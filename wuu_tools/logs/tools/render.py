@@ -4,6 +4,10 @@ Every line a rule does not fold is shown as printed, in the order printed; a fol
 ``[… 199 PASSED lines: 12-210]`` at its place, and the view's last line gives the one call that
 reads the folded lines back (``read_saved(ref=…, start_line=12, end_line=210)``, the first to the
 last folded line): the view's continuation, so every omitted line is recoverable exactly.
+
+A view with one fold names the call in the fold's own line (``[… 18 lines: 5 session header, 12
+PASSED: read_saved(ref=…, end_line=18)]``): the call reads exactly the folded lines, so one line says
+both. A call from line 1 leaves ``start_line`` out (it is ``read_saved``'s default).
 """
 
 from __future__ import annotations
@@ -29,37 +33,36 @@ class Rendered:
     cont: Continuation | None
 
 
-def _ranges(numbers: Sequence[int]) -> list[list[int]]:
-    out: list[list[int]] = []
-    for n in numbers:
-        if out and out[-1][1] == n - 1:
-            out[-1][1] = n
-        else:
-            out.append([n, n])
-    return out
-
-
 def render_plan(
     plan: Plan, lines: Sequence[str], lf: LineFile, ref: str, top: str, explicit_budget: int | None
 ) -> Rendered:
     """The view of ``lines`` (the saved output ``ref``'s, decoded) under ``top`` with ``plan``'s folds."""
-    out = [top]
-    shown: list[int] = []
-    folds = iter(plan.folds)
-    fold = next(folds, None)
+    pieces: list[tuple[int, int, str | None]] = []  # (first, last, label): a fold's lines, or shown lines (None)
     i = 1
-    while i <= len(lines):
-        if fold is not None and i == fold.start:
-            end = min(fold.end, len(lines))
-            out.append(f"[… {fold.label}: lines {fold.start:,}-{end:,}]")
-            i = end + 1
-            fold = next(folds, None)
-            continue
-        out.append(lines[i - 1])
-        shown.append(i)
-        i += 1
-    ranges = _ranges(shown)
+    for fold in plan.folds:
+        if fold.start > len(lines):
+            break
+        if i < fold.start:
+            pieces.append((i, fold.start - 1, None))
+        end = min(fold.end, len(lines))
+        pieces.append((fold.start, end, fold.label))
+        i = end + 1
+    if i <= len(lines):
+        pieces.append((i, len(lines), None))
+    ranges = [[a, b] for a, b, label in pieces if label is None]
     rest = rest_of(lf, ref, ranges, explicit_budget)
-    if rest.cont is not None:
-        out.append(f"[folded lines: {call_text(rest.cont)}]")
-    return Rendered("\n".join(out), ranges, rest.omitted, rest.cont)
+    cont = rest.cont
+    if cont is not None and cont["args"].get("start_line") == 1:
+        cont = {"tool": cont["tool"], "args": {k: v for k, v in cont["args"].items() if k != "start_line"}}
+    single = cont is not None and sum(1 for *_, label in pieces if label is not None) == 1
+    out = [top]
+    for a, b, label in pieces:
+        if label is None:
+            out += lines[a - 1 : b]
+        elif single and cont is not None:
+            out.append(f"[… {label}: {call_text(cont)}]")
+        else:
+            out.append(f"[… {label}: lines {a:,}-{b:,}]")
+    if cont is not None and not single:
+        out.append(f"[folded lines: {call_text(cont)}]")
+    return Rendered("\n".join(out), ranges, rest.omitted, cont)
