@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_conversations_stream import _rec, assert_same
 
-from wuu_tools.conversations.jsonline import load_line
+from wuu_tools.conversations.jsonline import LOAD_AT_BYTES, load_line
 from wuu_tools.conversations.turninfo import TEXT_KEEP, flat
 
 MID = {"id": "m1", "model": "claude-x", "role": "assistant"}
@@ -118,10 +118,13 @@ def test_lines_the_typed_decoding_refuses_or_reads_exactly_read_the_same(tmp_pat
 )
 def test_a_line_is_read_as_json_reads_it(value: object) -> None:
     """Integers of any size, floats, strings of any code point: the fast decoder or its fallback gives json's value."""
-    raw = json.dumps({"v": value}).encode()
-    assert load_line(raw) == json.loads(raw)
+    for pad in ("", "x" * LOAD_AT_BYTES):  # a short line (json until msgspec is loaded) and a long one (msgspec)
+        raw = json.dumps({"v": value, "pad": pad}).encode()
+        assert load_line(raw) == json.loads(raw)
 
 
 def test_the_lines_the_fast_decoder_refuses_are_read_as_json_reads_them() -> None:
+    pad = b' "pad": "' + b"x" * LOAD_AT_BYTES + b'",'
     for raw in (b'{"a": 123456789012345678901234567890}', b'{"a": NaN}', b'{"a": 1e400}', b'{"a": "\\ud800"}'):
-        assert repr(load_line(raw)) == repr(json.loads(raw))
+        for line in (raw, raw[:1] + pad + raw[1:]):
+            assert repr(load_line(line)) == repr(json.loads(line))

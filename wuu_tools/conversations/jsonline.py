@@ -9,18 +9,33 @@ accepts as json does, integers of any size included (orjson, used before, read `
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["blank", "load_line"]
 
-try:  # a third of the time of indexing a session is decoding its lines: msgspec does it in under half json's
-    from msgspec.json import Decoder as _Decoder
-
-    _fast_loads = _Decoder().decode
-except ImportError:  # pragma: no cover - msgspec is a dependency; json reads the same, slower
-    _fast_loads = json.JSONDecoder().decode
-
 _decode = json.JSONDecoder().decode
+
+
+_fast: Callable[[bytes], Any] | None = None
+LOAD_AT_BYTES = 64 << 10
+"""Before msgspec is loaded (the index pass loads it), a line shorter than this is read by json: loading
+msgspec costs some 8 ms, about what json spends on a megabyte of lines (a view decodes the few it shows)."""
+
+
+def _fast_loads(raw: bytes) -> Any:
+    """msgspec's decoder, loaded at the first line decoded (a view of a kept index decodes few or none)."""
+    global _fast
+    if _fast is None and len(raw) < LOAD_AT_BYTES:  # json reads a few small lines faster than msgspec loads
+        return _decode(raw.decode("utf-8"))
+    if _fast is None:
+        try:  # a third of the time of indexing a session is decoding its lines: msgspec does it in under half json's
+            from msgspec.json import Decoder
+        except ImportError:  # pragma: no cover - msgspec is a dependency; json reads the same, slower
+            _fast = json.loads
+        else:
+            _fast = Decoder().decode
+    return _fast(raw)
 
 
 def load_line(raw: bytes, first: bool = False) -> Any:
