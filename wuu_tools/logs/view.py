@@ -256,31 +256,30 @@ def project_log(
         hint = lf.size >= HINT_RATIO * 8 * budget
         squeeze = 0  # tokens taken from the evidence's own room: its group labels (:mod:`.groups`) cost too
 
-        def attempt_at(body: int, squeeze: int) -> tuple[_Plan, _Rendered, bool]:
+        def attempt_at(body: int, squeeze: int) -> tuple[_Plan, _Rendered, int]:
+            """The view planned so, and by how much it is over (tokens or bytes; 0 or less: it fits)."""
             plan = _plan(lines, scan, body, ranked, share, squeeze)
             got = _render(lines, scan, plan, ref, head, explicit_budget, hint)
-            fits = count_tokens(got[0]) <= budget and len(got[0].encode()) <= HARD_CAP_BYTES
-            return plan, got, fits
+            return plan, got, max(count_tokens(got[0]) - budget, len(got[0].encode()) - HARD_CAP_BYTES)
 
         last_over: tuple[int, int] | None = None
         for attempt in range(8):
-            plan, got, fits = attempt_at(body, squeeze)
-            if fits or body <= 20:
+            plan, got, over = attempt_at(body, squeeze)
+            if over <= 0 or body <= 20:
                 break
             last_over = (body, squeeze)
-            text = got[0]
-            cut = max(count_tokens(text) - budget, len(text.encode()) - HARD_CAP_BYTES, 1) + 8
+            cut = over + 8
             body -= cut
             squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
-        if fits and last_over is not None:  # the doubling overshoots: give back what still fits, by halves
+        if over <= 0 and last_over is not None:  # the doubling overshoots: give back what still fits, by halves
             lo, hi = last_over, (body, squeeze)  # lo is over the budget, hi fits
             for _ in range(BISECT_STEPS):
                 mid = ((lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2)
                 if mid in (lo, hi):
                     break
-                trial = attempt_at(*mid)
-                if trial[2]:
-                    hi, plan, got = mid, trial[0], trial[1]
+                trial_plan, trial, trial_over = attempt_at(*mid)
+                if trial_over <= 0:
+                    hi, plan, got = mid, trial_plan, trial
                 else:
                     lo = mid
         text, shown, omitted, cont = got
