@@ -11,6 +11,9 @@ source and its revision, media kept apart from the text, and tool-specific ``met
 
 from __future__ import annotations
 
+import functools
+import importlib
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,12 +25,14 @@ from .errors import WuuError
 
 __all__ = [
     "ERROR_FLOOR",
+    "TOOL_FUNCTIONS",
     "Continuation",
     "ToolResult",
     "call_text",
     "continuation",
     "plain_call_text",
     "render_calls_with",
+    "tool_defaults",
 ]
 
 ERROR_FLOOR = 100
@@ -37,9 +42,50 @@ Continuation = dict[str, Any]
 """``{"tool": name, "args": {...}}``: literally the keyword arguments of the next call."""
 
 
+TOOL_FUNCTIONS: dict[str, str] = {
+    "read_file": "wuu_tools.files.file:read_file",
+    "list_dir": "wuu_tools.dirs.listing:list_dir",
+    "run_command": "wuu_tools.commands.run:run_command",
+    "read_conversation": "wuu_tools.conversations:read_conversation",
+    "read_saved": "wuu_tools.files.saved:read_saved",
+    "project_result": "wuu_tools.external.project:project_result",
+}
+"""Every tool, by name, with the import path of its function (imported on first use)."""
+
+
 def continuation(tool: str, **args: Any) -> Continuation:
-    """A continuation for ``tool``; arguments that are None are left out."""
-    return {"tool": tool, "args": {k: v for k, v in args.items() if v is not None}}
+    """A continuation for ``tool``; arguments that are None or at the tool's default are left out.
+
+    >>> continuation("list_dir", path="src", depth=2, include_ignored=False, cursor="c1")
+    {'tool': 'list_dir', 'args': {'path': 'src', 'cursor': 'c1'}}
+    >>> continuation("read_saved", ref="log-1", start_line=1, end_line=40, raw=True)
+    {'tool': 'read_saved', 'args': {'ref': 'log-1', 'end_line': 40, 'raw': True}}
+    """
+    defaults = tool_defaults(tool)
+    kept = {k: v for k, v in args.items() if v is not None and not _is_default(defaults, k, v)}
+    return {"tool": tool, "args": kept}
+
+
+def _is_default(defaults: dict[str, Any], name: str, value: Any) -> bool:
+    if name not in defaults:
+        return False
+    default = defaults[name]
+    return type(value) is type(default) and value == default  # (True is not 1)
+
+
+@functools.cache
+def tool_defaults(tool: str) -> dict[str, Any]:
+    """The default of each of ``tool``'s arguments that has one other than None (empty for an unknown tool)."""
+    where = TOOL_FUNCTIONS.get(tool)
+    if where is None:
+        return {}
+    module, _, attr = where.partition(":")
+    fn = getattr(importlib.import_module(module), attr)
+    return {
+        p.name: p.default
+        for p in inspect.signature(fn).parameters.values()
+        if p.default is not inspect.Parameter.empty and p.default is not None
+    }
 
 
 _renderer: Callable[[Continuation], str] | None = None

@@ -81,7 +81,7 @@ def read_file(
     again = continuation(
         "read_file",
         path=arg_path(path),
-        start_line=start_line if start_line != 1 else None,
+        start_line=start_line,
         end_line=end_line,
         start_char=start_char or None,
         symbol=symbol,

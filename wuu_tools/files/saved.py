@@ -82,12 +82,12 @@ def read_saved(
     again = continuation(
         "read_saved",
         ref=ref,
-        start_line=start_line if start_line != 1 else None,
+        start_line=start_line,
         end_line=end_line,
         pattern=pattern,
         budget=budget,
-        start_char=start_char or None,
-        raw=raw or None,
+        start_char=start_char,
+        raw=raw,
         fresh=True,
     )
     return session_pass(

@@ -33,21 +33,14 @@ from typing import Annotated, Any
 from ..core.budget import resolve_budget
 from ..core.errors import AccessDenied, InvalidArgument, NotAFile, SourceNotFound, WuuError, clip, quote
 from ..core.names import check_path, given_path, relative_to
-from ..core.result import ToolResult
+from ..core.result import TOOL_FUNCTIONS, ToolResult
 from ..core.session import Session, StoredSession, use_session
 from ..core.store import Store, use_store
 from .schema import ToolSpec, tool_spec
 
 __all__ = ["MODEL_TOOLS", "PROTOCOL", "SCHEMA_FORMATS", "TOOLS", "Toolset"]
 
-TOOLS: dict[str, str] = {
-    "read_file": "wuu_tools.files.file:read_file",
-    "list_dir": "wuu_tools.dirs.listing:list_dir",
-    "run_command": "wuu_tools.commands.run:run_command",
-    "read_conversation": "wuu_tools.conversations:read_conversation",
-    "read_saved": "wuu_tools.files.saved:read_saved",
-    "project_result": "wuu_tools.external.project:project_result",
-}
+TOOLS: dict[str, str] = TOOL_FUNCTIONS
 """Every tool, by name, with the import path of its function (imported on first use)."""
 
 MODEL_TOOLS = ("read_file", "list_dir", "run_command", "read_conversation", "read_saved")

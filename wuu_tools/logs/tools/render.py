@@ -7,7 +7,7 @@ last folded line): the view's continuation, so every omitted line is recoverable
 
 A view with one fold names the call in the fold's own line (``[… 18 lines: 5 session header, 12
 PASSED: read_saved(ref=…, end_line=18)]``): the call reads exactly the folded lines, so one line says
-both. A call from line 1 leaves ``start_line`` out (it is ``read_saved``'s default).
+both.
 """
 
 from __future__ import annotations
@@ -52,8 +52,6 @@ def render_plan(
     ranges = [[a, b] for a, b, label in pieces if label is None]
     rest = rest_of(lf, ref, ranges, explicit_budget)
     cont = rest.cont
-    if cont is not None and cont["args"].get("start_line") == 1:
-        cont = {"tool": cont["tool"], "args": {k: v for k, v in cont["args"].items() if k != "start_line"}}
     single = cont is not None and sum(1 for *_, label in pieces if label is not None) == 1
     out = [top]
     for a, b, label in pieces:
