@@ -65,7 +65,7 @@ def test_one_long_line_shown_before_is_named_and_a_short_one_is_not(tmp_path: Pa
     script.write_text(f"echo 'new line one here'\necho '{long}'\necho 'new line two here'\necho '{short}'\n")
     view = ts.call("run_command", {"command": "bash out.sh && true"})  # (another command line: not a re-run)
     lines = view.text.splitlines()
-    assert "[lines 2 as shown in call 1]" in lines and long not in lines
+    assert "[line 2 as shown in call 1]" in lines and long not in lines
     assert short in lines  # naming it would save fewer than MIN_SAVING tokens
     assert MIN_SAVING > 4
 

@@ -205,10 +205,10 @@ def _notice(first: int | None, last: int | None, calls: list[int], phrase: str, 
     listed = ", ".join(str(c) for c in calls[-3:])
     if len(calls) > 3:
         listed = f"{calls[0]}-{calls[-1]}"
-    span = f"{first:,}" if first == last else f"{first:,}-{last:,}"
+    span = f"line {first:,}" if first == last else f"lines {first:,}-{last:,}"
     if hits:  # search hits whose text a view showed: where they are is new
-        return f"[lines {span} {phrase} {where} {listed}, here at {hits}]"
-    return f"[lines {span} {phrase} {where} {listed}]"
+        return f"[{span} {phrase} {where} {listed}, here at {hits}]"
+    return f"[{span} {phrase} {where} {listed}]"
 
 
 def session_pass(
