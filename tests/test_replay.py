@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from wuu_tools.core.budget import count_tokens
+from wuu_tools.replay.ceiling import repeated_tokens, repeats_removed
 from wuu_tools.replay.kinds import kind_rows, kind_scores, kinds_json
 from wuu_tools.replay.rtk import rtk_available
 from wuu_tools.replay.runs import kind_of, read_of
+from wuu_tools.replay.score import Score
 from wuu_tools.replay.sources import load_runs
 from wuu_tools.replay.views import Cutter, replay_store, wuu_read, wuu_run
 
@@ -186,3 +188,33 @@ def test_the_table_by_kind_sets_rtk_beside_wuu_on_the_outputs_rtk_shrinks(tmp_pa
     assert held.split == "HELD-OUT"
     shaped = kinds_json([row], 2000)
     assert shaped["budget"] == 2000 and shaped["DEV"]["pytest"]["wuu_kept"] == 2
+    # the floor keeps the verdict, a call and the summary line, and no failure: below wuu's view
+    assert 0 < s.floor < s.wuu and shaped["DEV"]["pytest"]["floor_tokens"] == s.floor
+
+
+def test_the_repetition_bound_takes_out_only_lines_an_earlier_output_printed() -> None:
+    seen: set[bytes] = set()
+    first = "def parse_header(line):\n    return line.split(':')\nx = 1\n"
+    assert repeated_tokens(first, seen) == 0
+    # the same def again, a grep hit of the second line (its location stripped), a short line (no key)
+    # and a new line: only the first two are repetition
+    again = "def parse_header(line):\nutils.py:2:    return line.split(':')\nx = 1\ndef new_helper(value):"
+    lines = again.split("\n")
+    assert repeated_tokens(again, seen) == count_tokens(lines[0] + "\n") + count_tokens(lines[1] + "\n")
+    assert repeated_tokens("def new_helper(value):", seen) > 0  # the last output's lines are seen now
+
+
+def test_the_repetition_bound_scores_each_output_whole_less_its_repeats(tmp_path: Path) -> None:
+    listing = "\n".join(f"def helper_{i}(value):\n    return value + {i}" for i in range(40))
+    _mini(
+        tmp_path / "acme__widget-7.traj.json",
+        [("cat utils.py", listing, "Look at helper_17."), ("cat utils.py", listing, "Same.")],
+    )
+    (run,) = load_runs([tmp_path])
+    plain = {
+        k: Score(k, 2000, count_tokens(o.text), "read", "output", 0, count_tokens(o.text), 0, True, 0.0, 0, 0)
+        for k, o in enumerate(run.outputs)
+    }
+    bound = repeats_removed([run], plain, {run.name: 0})
+    assert bound[0].run_tokens == plain[0].raw_tokens  # nothing before it
+    assert bound[1].run_tokens < plain[1].raw_tokens // 10  # every line of the re-read was printed before

@@ -10,6 +10,7 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
+from .ceiling import repeats_removed
 from .runs import Output, Run
 from .score import COUNT_OVER, Score, Whole, whole_run
 from .session import SessionScore
@@ -66,6 +67,7 @@ def session_figures(
         for i, p in plain.items()
         if i in sess and has_rtk
     }
+    bound = repeats_removed(runs, plain, offsets)
     out: dict[str, Any] = {}
     for split in splits:
         chosen = [r for r in runs if split == "all" or (r.project in dev) == (split == "DEV")]
@@ -81,6 +83,9 @@ def session_figures(
                 "wuu": ratio_figures(rows_sess, lambda r: r.wuu),
                 "wuu_no_recovery": ratio_figures(rows_sess, lambda r: r.wuu_no_recovery),
                 "wuu_no_session": ratio_figures(rows_plain, lambda r: r.wuu),
+                "repeats_removed": ratio_figures(
+                    whole_run(chosen, bound, offsets, whole_budget), lambda r: r.wuu_no_recovery
+                ),
             },
         }
         worst = sorted(rows_sess, key=lambda r: -r.wuu / max(r.recorded, 1))[:3]
@@ -150,6 +155,7 @@ def print_figures(figures: dict[str, Any], table: Callable[[list[str]], Any]) ->
             ("wuu with a session, no recovery", "wuu_no_recovery"),
             ("wuu with a session (recovery counted)", "wuu"),
             ("rtk 1.1.0 (its hook's rewrites; no recovery)", "rtk"),
+            ("bound: every output whole, less the lines an earlier one printed", "repeats_removed"),
         ):
             if key in w:
                 x = w[key]
@@ -181,7 +187,9 @@ def print_figures(figures: dict[str, Any], table: Callable[[list[str]], Any]) ->
         if split == "all":
             continue
         if w["wuu"]["ratio"] > TARGET_WHOLE:
-            misses.append(f"{split}: whole-run with a session {w['wuu']['ratio']:.3f}x > {TARGET_WHOLE}x")
+            bound = w["repeats_removed"]["ratio"]
+            why = f" (naming every repeat at no cost gives {bound:.3f}x)" if bound > TARGET_WHOLE else ""
+            misses.append(f"{split}: whole-run with a session {w['wuu']['ratio']:.3f}x > {TARGET_WHOLE}x{why}")
         if w["wuu"]["per_run_median"] > TARGET_MEDIAN:
             misses.append(f"{split}: median run {w['wuu']['per_run_median']:.3f}x > {TARGET_MEDIAN}x")
         if w["wuu"]["per_run_max"] > TARGET_MAX:
