@@ -182,14 +182,19 @@ def _kinds(rows: list[KindRow], md: bool) -> None:
         return
     print(f"by tool kind, over the outputs rtk's filters shrink (wuu's first view at {KINDS_BUDGET:,}, no session):")
     print(f"  ({DEFINITION})")
-    t = Table(["split", "kind", "outputs", "raw tokens", "rtk", "wuu", "items: rtk / wuu of all", "wuu / rtk"], md)
+    header = ["split", "kind", "outputs", "raw tokens", "rtk", "wuu", "items: rtk / wuu of all", "wuu / rtk"]
+    t = Table([*header, "floor / rtk"], md)
     for r in rows:
         ratio = f"{r.wuu / r.rtk:.1f}x" if r.rtk else "-"
+        floor = f"{r.floor / r.rtk:.2f}x" if r.rtk else "-"
         t.add(
             r.split, r.kind, r.outputs, f"{r.raw:,}", f"{r.rtk:,}", f"{r.wuu:,}",
-            f"{r.rtk_kept} / {r.wuu_kept} of {r.items}", ratio,
+            f"{r.rtk_kept} / {r.wuu_kept} of {r.items}", ratio, floor,
         )  # fmt: skip
     t.print()
+    print("   floor: the verdict, one fold line with the call that reads the saved output and the last line")
+    print("   (or the whole output after the verdict where smaller); it shows no failure (replay/kinds.py)")
+    print()
 
 
 def _summary(by_budget: dict[int, list[Score]], budgets: tuple[int, ...], md: bool) -> list[str]:

@@ -17,6 +17,12 @@ the output; a row's *items* is the sum over its outputs of each output's distinc
 view *keeps* an item when the item is one of the view's item-shaped tokens (:func:`.runs.tokens`).
 Tokens are summed over the same outputs on each side, an output with no item included.
 
+Beside them, a *floor*: the smallest view that still does what the issue asks of every view, the
+verdict first and the call that reads the saved output (:func:`floor_view`): ``[exit N]``, one fold
+line naming the lines before the last with that call, and the last line (pytest's summary), or the
+whole output after the verdict where that is smaller. It shows no failure at all, so any view that
+keeps the failures costs more: where the floor alone is over a ratio, no such view is under it.
+
 The figures are deterministic: rtk's answers are memoized, the views are (invariant 6), and the
 workers' rows are put back in the outputs' order.
 """
@@ -35,7 +41,7 @@ from typing import Any
 from ..core.budget import count_tokens
 from .rtk import rtk_available, rtk_view
 from .runs import Output, tokens
-from .views import replay_store, wuu_run
+from .views import View, replay_store, wuu_run
 
 __all__ = ["DEFINITION", "KindRow", "KindScore", "kind_rows", "kind_scores", "kinds_json"]
 
@@ -60,6 +66,7 @@ class KindScore:
     rtk_kept: int
     wuu_kept: int
     wuu_view: str  # the view run_command chose
+    floor: int = 0  # tokens of floor_view(): the verdict, one call and the last line
 
 
 @dataclass
@@ -75,6 +82,7 @@ class KindRow:
     items: int = 0
     rtk_kept: int = 0
     wuu_kept: int = 0
+    floor: int = 0
 
     def add(self, s: KindScore) -> None:
         self.outputs += 1
@@ -84,6 +92,29 @@ class KindRow:
         self.items += s.items
         self.rtk_kept += s.rtk_kept
         self.wuu_kept += s.wuu_kept
+        self.floor += s.floor
+
+
+def floor_view(text: str, exit_code: int | None, ref: str) -> str:
+    """The smallest view with the verdict and a call that reads the saved output (the module docstring).
+
+    >>> passed = "".join(f"tests/test_a.py::test_{i} PASSED\\n" for i in range(6))
+    >>> print(floor_view("collected 6 items\\n" + passed + "==== 6 passed in 0.1s ====\\n", 0, "log-1"))
+    [exit 0]
+    [… 7 lines: read_saved(ref="log-1", end_line=7)]
+    ==== 6 passed in 0.1s ====
+    >>> print(floor_view("No module named pytest", 1, "log-2"))
+    [exit 1]
+    No module named pytest
+    """
+    verdict = f"[exit {exit_code}]" if exit_code is not None else "[exit ?]"
+    lines = text.rstrip("\n").split("\n")
+    whole = "\n".join([verdict, *lines])
+    if len(lines) < 2:
+        return whole
+    n = len(lines) - 1
+    folded = f'{verdict}\n[… {n} lines: read_saved(ref="{ref}", end_line={n})]\n{lines[-1]}'
+    return min(whole, folded, key=count_tokens)
 
 
 def kind_name(filter_name: str) -> str:
@@ -121,7 +152,14 @@ def _one(job: tuple[int, int]) -> KindScore | None:
         rtk_kept=len(out.items & tokens(text)),
         wuu_kept=len(out.items & tokens(view.text)),
         wuu_view=view.kind,
+        floor=count_tokens(floor_view(out.text, out.exit_code, _ref(view))),
     )
+
+
+def _ref(view: View) -> str:
+    """The saved output's reference in wuu's view (a stand-in of the same shape when it saved none)."""
+    ref = view.result.source if view.result is not None else None
+    return ref or "log-00000000"
 
 
 def kind_scores(outputs: list[Output], budget: int = DEFAULT_BUDGET, workers: int | None = None) -> list[KindScore]:
@@ -166,5 +204,6 @@ def kinds_json(rows: list[KindRow], budget: int) -> dict[str, Any]:
             "items": r.items,
             "rtk_kept": r.rtk_kept,
             "wuu_kept": r.wuu_kept,
+            "floor_tokens": r.floor,
         }
     return out
