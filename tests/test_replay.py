@@ -216,5 +216,6 @@ def test_the_repetition_bound_scores_each_output_whole_less_its_repeats(tmp_path
         for k, o in enumerate(run.outputs)
     }
     bound = repeats_removed([run], plain, {run.name: 0})
-    assert bound[0].run_tokens == plain[0].raw_tokens  # nothing before it
+    verdict = count_tokens("[exit 0]\n")  # (the mini-swe-agent run's return code, 0)
+    assert bound[0].run_tokens == plain[0].raw_tokens + verdict  # nothing before it: all of it, verdict first
     assert bound[1].run_tokens < plain[1].raw_tokens // 10  # every line of the re-read was printed before

@@ -2,9 +2,10 @@
 
 Issue 32 measured the repetition as the share of output tokens in lines (over 8 characters, line numbers
 stripped) that an earlier output of the same run held. :func:`repeats_removed` takes those lines out of
-every output, at no cost and with nothing lost, and keeps the rest whole. Its whole-run input is a bound
-for any view that only leaves out what the run already showed: a session's views can beat it only by
-cutting what is new, as a first view cuts a long output.
+every output, at no cost and with nothing lost, keeps the rest whole and puts the verdict a command's
+view leads with (``[exit 0]``, DESIGN.md) above it. Its whole-run input is a bound for any view that
+only leaves out what the run already showed: a session's views can beat it only by cutting what is
+new, as a first view cuts a long output.
 
 The keys are the session's own (:func:`~wuu_tools.core.session.line_key`, and a search hit's text
 without its location, :func:`~wuu_tools.core.session.content_key`), so a ``grep -n`` hit of a line a
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core.budget import line_costs
+from ..core.budget import count_tokens, line_costs
 from ..core.session import content_key, line_key
 from .runs import Run
 from .score import Score
@@ -49,7 +50,8 @@ def repeats_removed(runs: list[Run], plain: dict[int, Score], offsets: dict[str,
             if score is None:
                 continue
             cut = repeated_tokens(output.text, seen)
+            verdict = count_tokens(f"[exit {output.exit_code}]\n") if output.exit_code is not None else 0
             out[base + k] = dataclasses.replace(
-                score, run_tokens=max(score.raw_tokens - cut, 0), run_kept=score.items, continuation=0
+                score, run_tokens=max(score.raw_tokens - cut, 0) + verdict, run_kept=score.items, continuation=0
             )
     return out

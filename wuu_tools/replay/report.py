@@ -155,7 +155,7 @@ def print_figures(figures: dict[str, Any], table: Callable[[list[str]], Any]) ->
             ("wuu with a session, no recovery", "wuu_no_recovery"),
             ("wuu with a session (recovery counted)", "wuu"),
             ("rtk 1.1.0 (its hook's rewrites; no recovery)", "rtk"),
-            ("bound: every output whole, less the lines an earlier one printed", "repeats_removed"),
+            ("bound: each output whole less the lines an earlier one printed, verdict first", "repeats_removed"),
         ):
             if key in w:
                 x = w[key]
