@@ -71,6 +71,33 @@ def test_a_re_read_names_what_was_shown_and_fresh_shows_it_again(tmp_path: Path)
     )
 
 
+def test_a_re_read_of_a_long_file_reads_on_where_its_first_view_stopped(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(_module(400))
+    ts = Toolset(root=tmp_path)
+    first = ts.call("read_file", {"path": "m.py", "budget": 600})
+    shown = {n for a, b in first.meta["shown"] for n in range(a, b + 1)}
+    assert 1 in shown and 400 in shown and len(shown) < 100
+    again = ts.call("read_file", {"path": "m.py", "budget": 600})
+    top = again.text.splitlines()[0]
+    head, tail = first.meta["shown"][0], first.meta["shown"][-1]
+    assert top.startswith(f"[lines {head[0]}-{head[1]}, {tail[0]}-{tail[1]} unchanged since call 1 (again: read_file(")
+    assert 'fresh=true)); read on:]' in top and again.tokens <= 600
+    assert again.meta["shown"][0][0] == head[1] + 1  # the middle, from where the first view stopped
+    # following the chain from here shows each line of the middle once, and nothing the first view showed
+    seen = list(range(again.meta["shown"][0][0], again.meta["shown"][0][1] + 1))
+    view = again
+    while view.continuation and not view.continuation["args"].get("fresh"):
+        view = ts.call(view.continuation["tool"], view.continuation["args"])
+        seen += [n for a, b in view.meta["shown"] for n in range(a, b + 1)]
+    assert sorted(seen) == sorted(set(seen)) and set(seen) | shown == set(range(1, 401))
+    third = ts.call("read_file", {"path": "m.py", "budget": 600})
+    # every line shown now: nothing to read on to, the first view with its lines named
+    assert third.text.splitlines()[0] == f"[lines {head[0]}-{head[1]} unchanged since call 1]"
+    (tmp_path / "m.py").write_text(_module(400, {200: "def changed(value):  # a line the agent never saw"}))
+    changed = ts.call("read_file", {"path": "m.py", "budget": 600})
+    assert changed.text.startswith("[changed since call")  # a new revision is said, not read on
+
+
 def test_an_edit_between_reads_shows_the_changed_lines_with_their_numbers(tmp_path: Path) -> None:
     path = tmp_path / "m.py"
     path.write_text(_module(80))

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import TYPE_CHECKING
 
-from ..core.budget import resolve_budget
+from ..core.budget import count_tokens, resolve_budget, within
 from ..core.env import media_limit
 from ..core.errors import InvalidArgument, check_revision, quote
 from ..core.lines import LineFile
 from ..core.names import arg_path, check_path, given_path, shown_path
-from ..core.result import ToolResult, continuation
+from ..core.result import ERROR_FLOOR, Continuation, ToolResult, call_text, continuation
+from ..core.session import current_session, line_key
 from ..core.sniff import SNIFF_BYTES, classify
-from ..core.text import human_size
+from ..core.text import human_size, ranges
 from ..views.paging import Subject, check_range, paged
 from ..views.seen import EDIT_CONTEXT, gutter_numbers, session_pass
 
@@ -83,15 +85,18 @@ def read_file(
         path=arg_path(path),
         start_line=start_line,
         end_line=end_line,
-        start_char=start_char or None,
+        start_char=start_char,
         symbol=symbol,
         budget=budget,
         fresh=True,
     )
+    source = f"file:{os.path.abspath(path)}"
+    if not fresh and start_line == 1 and end_line is None and not start_char and symbol is None:
+        result = _read_on(path, result, source, budget, resolved, again)
     return session_pass(
         result,
         tool="read_file",
-        source=f"file:{os.path.abspath(path)}",
+        source=source,
         numbers=gutter_numbers,
         again=again,
         budget=resolved,
@@ -100,6 +105,69 @@ def read_file(
         context=EDIT_CONTEXT,
         track_revision=True,
     )
+
+
+READ_ON_PAGES = 64
+"""How many pages of the middle a re-read passes over when the session showed them all."""
+
+
+def _read_on(
+    path: str, first: ToolResult, source: str, budget: int | None, resolved: int, again: Continuation
+) -> ToolResult:
+    """A session's re-read of an unchanged file whose first view it showed: the omitted middle, read on.
+
+    When every line of the first view ``first`` is one the session already showed of this revision,
+    the view would show nothing new: it names those lines in one line and shows, in the rest of the
+    budget, the first page of the omitted middle that holds a line the session has not shown, as the
+    continuation would (pages it showed all of are named too, up to :data:`READ_ON_PAGES`). The chain
+    goes on from there, so each line is still shown once; ``again`` (the call with ``fresh=True``)
+    shows the named lines too. Otherwise (the file changed, nothing omitted, all of it shown before)
+    ``first`` as it is.
+    """
+    session = current_session()
+    before = session.latest(source) if session is not None else None
+    if session is None or before is None or before.revision != first.revision or first.complete:
+        return first
+    named_spans: list[list[int]] = []
+    calls: set[int] = set()
+    view, start, end = first, 0, None
+    for _ in range(READ_ON_PAGES):
+        lines = view.text.split("\n")
+        numbered = [(n, line_key(line)) for line, n in zip(lines, gutter_numbers(lines), strict=True) if n is not None]
+        new = [n for n, key in numbered if key is not None and session.shown_in(key) is None]
+        if not numbered or (new and view is first):
+            return first
+        spans = view.meta.get("shown") or []
+        if new:  # the page's lines before the first new one are named; the view starts at it
+            start = new[0]
+            named_spans += [[spans[0][0], start - 1]] if spans and spans[0][0] < start else []
+        else:
+            named_spans += spans
+        calls.update(c for n, key in numbered if (not new or n < new[0]) and (c := session.shown_in(key)) is not None)
+        if new:
+            break
+        cont = view.continuation
+        if cont is None or cont["args"].get("start_line") is None:
+            return first
+        start, end = cont["args"]["start_line"], cont["args"].get("end_line")
+        view = _read(path, start, end, 0, first.revision, budget, resolved, None)
+        if view.is_error:
+            return first
+    else:
+        return first
+    if not calls:
+        return first
+    where = ", ".join(
+        f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in ranges(n for a, b in named_spans for n in range(a, b + 1))
+    )
+    since = f"call {min(calls)}" if len(calls) == 1 else f"calls {', '.join(str(c) for c in sorted(calls)[-3:])}"
+    notice = f"[lines {where} unchanged since {since} (again: {call_text(again)}); read on:]"
+    room = resolved - count_tokens(notice) - 1
+    if room < ERROR_FLOOR:
+        return first
+    view = _read(path, start, end, 0, first.revision, budget, room, None)
+    text = f"{notice}\n{view.text}"
+    return first if view.is_error or not within(text, resolved) else dataclasses.replace(view, text=text)
 
 
 def _read(
