@@ -9,7 +9,7 @@ import pytest
 from wuu_tools.core.budget import NOTICE_TOKENS, count_tokens
 from wuu_tools.core.store import Store
 from wuu_tools.logs.groups import header
-from wuu_tools.logs.view import project_log
+from wuu_tools.logs.view import NUMBER_TOKENS, project_log
 
 NUMBERED = re.compile(r"^ *(\d+)\t")
 SKIPPED = re.compile(r"^  … ([\d,]+) lines?$")
@@ -224,3 +224,52 @@ def test_a_view_whose_labels_push_it_over_the_budget_gives_back_the_room_it_does
     for budget in (800, 2000):
         text, _ = _view("\n".join(log) + "\n", budget)
         assert 0.9 * budget <= count_tokens(text) <= budget
+
+
+_NAMES = [
+    *("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"),
+    *("mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey"),
+    *("xray", "yankee", "zulu"),
+]
+
+
+def _many_failures() -> str:
+    """A Travis step whose 26 failing tests each print their name, an error, three frames and the test's source."""
+    lines = ["Worker information", "$ git clone --depth=50 https://example.invalid/widgets.git"]
+    lines += [f"Receiving objects: {i}% ({i}/100)" for i in range(100)]
+    lines += ["$ npm test", f"failed {len(_NAMES)} and passed 900 tests in 9.00 seconds"]
+    for name in _NAMES:
+        lines += [f"  {name} widget renders its label", f"  ReferenceError: render{name.title()} is not defined"]
+        lines += [f"    at Object.<anonymous> (/build/spec/{name}.js:1:1)"] * 3
+        lines += [f"      option_{k}: {k}," for k in range(12)]
+    lines += ['The command "npm test" exited with 1.', "", "Done. Your build exited with 1."]
+    return "\n".join(lines) + "\n"
+
+
+def test_skip_counts_give_way_before_a_failure_does() -> None:
+    """Grouping costs no place: a view whose evidence gives way to the budget does not spend on ``… N lines``
+    between a group's places the tokens that a failure left out would take (it shows a bare ``…`` there, the
+    line numbers still tell the gap); a view with room keeps the counts.
+
+    At the budgets tried the counts push the view over its budget (without the bare form, 1-3 failures fewer
+    are shown). Where the evidence's share of the view, not the budget, leaves failures out, the counts are
+    paid from the head and tail's room and cost no place: a bare ``…`` would show no more failures there.
+    """
+    raw = _many_failures()
+    log = raw.split("\n")
+    failures = {k + 1 for k, line in enumerate(log) if "ReferenceError" in line}
+    text, _ = _view(raw, 1300)
+    section = _evidence(text)
+    _check_counts(section)
+    assert failures <= {int(m.group(1)) for x in section if (m := NUMBERED.match(x))}
+    assert any(SKIPPED.match(x) for x in section)
+    bare = count_tokens("  …") + 1
+    for budget in (300, 500, 600, 900):
+        text, _ = _view(raw, budget)
+        section = _evidence(text)
+        _check_counts(section)
+        left_out = failures - {int(m.group(1)) for x in section if (m := NUMBERED.match(x))}
+        assert left_out, budget  # the budget is tight: some failures are not shown
+        spent = sum(count_tokens(x) - count_tokens("  …") for x in section if SKIPPED.match(x))
+        cheapest = min(count_tokens(log[n - 1]) + NUMBER_TOKENS + bare for n in left_out)
+        assert spent < cheapest, (budget, spent, cheapest)

@@ -3,7 +3,9 @@ r"""The test or step a line of a log belongs to: the label of an evidence group.
 The error-evidence section of a log view (:mod:`.view`) shows its places in file order. Places
 that sit in one CI step or one test read as one group: the group's header (the step's command, the
 test's name) is named once by a label line, unless the header line is itself shown, and the places
-inside are separated by the count of lines skipped between them, not by a bare ``…``.
+inside are separated by the count of lines skipped between them, not by a bare ``…``. The count costs
+tokens that the line numbers already say: a view that must leave evidence out to show the counts shows
+bare ``…`` instead (``counts=False``, chosen by :mod:`.view`), so grouping never costs a place.
 
 A header is a line that opens a step or a test:
 
@@ -123,13 +125,15 @@ def grouped(
     numbered: Callable[[int], str],
     notes: dict[int, str],
     cache: Scans | None = None,
+    counts: bool = True,
 ) -> list[str]:
     """The evidence ``blocks`` (sorted ``(first, last)`` line spans) as view lines, grouped under their step and test.
 
     Each block's lines are ``numbered``, followed by the ``notes`` of its lines. Between two blocks of one group:
     ``  … N lines`` (the lines skipped inside it); before a block that opens a group: the labels of its step and
     test whose header line is not shown; else a bare ``  …``. A ``  …`` ends the list (more lines follow).
-    ``cache`` keeps the gaps' scans from one render of the view to the next.
+    ``cache`` keeps the gaps' scans from one render of the view to the next. ``counts=False``: a bare ``  …``
+    between the blocks of a group too (the labels still name the groups).
     """
     cache = {} if cache is None else cache
     step: Header | None = None
@@ -157,7 +161,7 @@ def grouped(
             or (test is not None and (step, test) == old)
             or (closed is not None and closed == old[0])
         )
-        sep = "" if not prev else f"  … {plural(first - prev - 1, 'line')}" if within else "  …"
+        sep = "" if not prev else f"  … {plural(first - prev - 1, 'line')}" if within and counts else "  …"
         inner = _scan(lf, first + 1, last, cache)[0] if last > first else []
         shown.update(h.line for h in inner)
         rows.append(_Row(first, last, labels, sep, step, closed, any(h.kind == "end" for h in inner)))

@@ -18,6 +18,7 @@ stretches (the view says which lines were searched). Line numbers are those of `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -254,34 +255,18 @@ def project_log(
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
         hint = lf.size >= HINT_RATIO * 8 * budget
-        squeeze = 0  # tokens taken from the evidence's own room: its group labels (:mod:`.groups`) cost too
 
-        def attempt_at(body: int, squeeze: int) -> tuple[_Plan, _Rendered, int]:
+        def attempt_at(body: int, squeeze: int, counts: bool) -> tuple[_Plan, _Rendered, int]:
             """The view planned so, and by how much it is over (tokens or bytes; 0 or less: it fits)."""
             plan = _plan(lines, scan, body, ranked, share, squeeze)
-            got = _render(lines, scan, plan, ref, head, explicit_budget, hint)
+            got = _render(lines, scan, plan, ref, head, explicit_budget, hint, counts)
             return plan, got, max(count_tokens(got[0]) - budget, len(got[0].encode()) - HARD_CAP_BYTES)
 
-        last_over: tuple[int, int] | None = None
-        for attempt in range(8):
-            plan, got, over = attempt_at(body, squeeze)
-            if over <= 0 or body <= 20:
-                break
-            last_over = (body, squeeze)
-            cut = over + 8
-            body -= cut
-            squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
-        if over <= 0 and last_over is not None:  # the doubling overshoots: give back what still fits, by halves
-            lo, hi = last_over, (body, squeeze)  # lo is over the budget, hi fits
-            for _ in range(BISECT_STEPS):
-                mid = ((lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2)
-                if mid in (lo, hi):
-                    break
-                trial_plan, trial, trial_over = attempt_at(*mid)
-                if trial_over <= 0:
-                    hi, plan, got = mid, trial_plan, trial
-                else:
-                    lo = mid
+        plan, got, gave_way = _fit(lambda b, s: attempt_at(b, s, True), body)
+        if gave_way:  # the skip counts between a group's places may have cost places: the view without them
+            bare_plan, bare, _ = _fit(lambda b, s: attempt_at(b, s, False), body)
+            if bare_plan.evidence_count > plan.evidence_count:
+                plan, got = bare_plan, bare
         text, shown, omitted, cont = got
         out_meta.update(shown=shown, omitted=omitted, evidence=plan.evidence_count)
         if scan.capped_at:
@@ -300,6 +285,41 @@ def project_log(
         )
 
 
+_Attempt = Callable[[int, int], tuple[_Plan, _Rendered, int]]
+"""A view planned with a body of so many tokens, its evidence squeezed by so many: plan, render, tokens over."""
+
+
+def _fit(attempt_at: _Attempt, body: int) -> tuple[_Plan, _Rendered, bool]:
+    """The fullest view that fits, and whether it had to give way (its first plan was over the budget).
+
+    The body shrinks by what the view is over; the evidence's own room is squeezed by a doubling share
+    (tokens the plan does not count, such as group labels and skip counts, are the evidence's), and what
+    the doubling overshot is given back by halves.
+    """
+    squeeze = 0
+    last_over: tuple[int, int] | None = None
+    for attempt in range(8):
+        plan, got, over = attempt_at(body, squeeze)
+        if over <= 0 or body <= 20:
+            break
+        last_over = (body, squeeze)
+        cut = over + 8
+        body -= cut
+        squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
+    if over <= 0 and last_over is not None:  # the doubling overshoots: give back what still fits, by halves
+        lo, hi = last_over, (body, squeeze)  # lo is over the budget, hi fits
+        for _ in range(BISECT_STEPS):
+            mid = ((lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2)
+            if mid in (lo, hi):
+                break
+            trial_plan, trial, trial_over = attempt_at(*mid)
+            if trial_over <= 0:
+                hi, plan, got = mid, trial_plan, trial
+            else:
+                lo = mid
+    return plan, got, last_over is not None
+
+
 def _whole(lines: ViewLines, budget: int) -> list[str] | None:
     """Every line of a small log when all of them fit uncut in ``budget``; else None."""
     lf = lines.lf
@@ -312,7 +332,14 @@ def _whole(lines: ViewLines, budget: int) -> list[str] | None:
 
 
 def _render(
-    lines: ViewLines, scan: Scan, plan: _Plan, ref: str, head: str, explicit_budget: int | None, hint: bool
+    lines: ViewLines,
+    scan: Scan,
+    plan: _Plan,
+    ref: str,
+    head: str,
+    explicit_budget: int | None,
+    hint: bool,
+    counts: bool = True,
 ) -> _Rendered:
     total = lines.lf.total_lines
     out = [head]
@@ -323,7 +350,7 @@ def _render(
         n_items = plan.evidence_count
         out.append(f"[error evidence: {plural(n_items, 'place')}, in file order]" if n_items else "[summary]")
         blocks = sorted(plan.blocks)  # (chosen most causal first; read in the order printed)
-        out.extend(grouped(lines.lf, blocks, lines.numbered, plan.notes, lines.scans))
+        out.extend(grouped(lines.lf, blocks, lines.numbered, plan.notes, lines.scans, counts))
         for a, b in blocks:
             shown.update(range(a, b + 1))
         if plan.summaries:
