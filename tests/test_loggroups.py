@@ -8,8 +8,9 @@ import pytest
 
 from wuu_tools.core.budget import NOTICE_TOKENS, count_tokens
 from wuu_tools.core.store import Store
+from wuu_tools.logs import view as view_module
 from wuu_tools.logs.groups import header
-from wuu_tools.logs.view import NUMBER_TOKENS, project_log
+from wuu_tools.logs.view import project_log
 
 NUMBERED = re.compile(r"^ *(\d+)\t")
 SKIPPED = re.compile(r"^  … ([\d,]+) lines?$")
@@ -246,30 +247,33 @@ def _many_failures() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_skip_counts_give_way_before_a_failure_does() -> None:
-    """Grouping costs no place: a view whose evidence gives way to the budget does not spend on ``… N lines``
-    between a group's places the tokens that a failure left out would take (it shows a bare ``…`` there, the
-    line numbers still tell the gap); a view with room keeps the counts.
+def test_skip_counts_give_way_before_a_failure_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grouping costs no place: a view whose evidence gives way to the budget shows as many failures as the
+    same view with a bare ``…`` between a group's places instead of ``… N lines`` (the line numbers still tell
+    the gap); a view with room keeps the counts.
 
-    At the budgets tried the counts push the view over its budget (without the bare form, 1-3 failures fewer
-    are shown). Where the evidence's share of the view, not the budget, leaves failures out, the counts are
-    paid from the head and tail's room and cost no place: a bare ``…`` would show no more failures there.
+    The tail and head give way first (:mod:`wuu_tools.logs.fit`), so where the counts push a view over its
+    budget they are paid from the tail and head's room while it lasts; where the evidence's own room is
+    squeezed, the view is built bare too and the one with more places shown.
     """
     raw = _many_failures()
     log = raw.split("\n")
     failures = {k + 1 for k, line in enumerate(log) if "ReferenceError" in line}
+
+    def shown(text: str) -> set[int]:
+        return failures & {int(m.group(1)) for x in _evidence(text) if (m := NUMBERED.match(x))}
+
     text, _ = _view(raw, 1300)
     section = _evidence(text)
     _check_counts(section)
-    assert failures <= {int(m.group(1)) for x in section if (m := NUMBERED.match(x))}
+    assert shown(text) == failures
     assert any(SKIPPED.match(x) for x in section)
-    bare = count_tokens("  …") + 1
-    for budget in (300, 500, 600, 900):
-        text, _ = _view(raw, budget)
-        section = _evidence(text)
-        _check_counts(section)
-        left_out = failures - {int(m.group(1)) for x in section if (m := NUMBERED.match(x))}
-        assert left_out, budget  # the budget is tight: some failures are not shown
-        spent = sum(count_tokens(x) - count_tokens("  …") for x in section if SKIPPED.match(x))
-        cheapest = min(count_tokens(log[n - 1]) + NUMBER_TOKENS + bare for n in left_out)
-        assert spent < cheapest, (budget, spent, cheapest)
+    views = {budget: _view(raw, budget)[0] for budget in (300, 500, 600, 900)}
+    render = view_module._render
+    monkeypatch.setattr(view_module, "_render", lambda *a: render(*a[:-1], False))  # the same view, bare
+    for budget, text in views.items():
+        _check_counts(_evidence(text))
+        assert shown(text) < failures, budget  # the budget is tight: some failures are not shown
+        bare = _view(raw, budget)[0]
+        assert not any(SKIPPED.match(x) for x in _evidence(bare))
+        assert len(shown(text)) >= len(shown(bare)), (budget, len(shown(text)), len(shown(bare)))

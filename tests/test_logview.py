@@ -210,3 +210,14 @@ def test_recall_on_real_failing_logs(realdata: Path) -> None:
         tokens.append(view.tokens)
     assert hits / len(truth["logs"]) >= 0.9
     assert statistics.median(tokens) <= 2000
+
+
+@pytest.mark.parametrize("budget", [200, 300, 600])
+def test_a_lone_error_in_a_long_build_is_shown_at_any_budget(budget: int) -> None:
+    # The README's build (fixtures/build.sh): 3,000 compile lines, one compiler error, 500 link lines.
+    lines = [f"compiling unit {i}" for i in range(1, 3001)]
+    lines += ["src/net.c:88:12: error: SOCK_NONBLOCKING undeclared"]
+    lines += [f"linking {i}" for i in range(1, 501)]
+    r = project_log(_save(("\n".join(lines) + "\n").encode()), budget=budget, explicit_budget=budget)
+    assert r.tokens <= budget
+    assert "3001\tsrc/net.c:88:12: error: SOCK_NONBLOCKING undeclared" in r.text.splitlines(), r.text

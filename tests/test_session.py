@@ -81,7 +81,7 @@ def test_a_re_read_of_a_long_file_reads_on_where_its_first_view_stopped(tmp_path
     top = again.text.splitlines()[0]
     head, tail = first.meta["shown"][0], first.meta["shown"][-1]
     assert top.startswith(f"[lines {head[0]}-{head[1]}, {tail[0]}-{tail[1]} unchanged since call 1 (again: read_file(")
-    assert 'fresh=true)); read on:]' in top and again.tokens <= 600
+    assert "fresh=true)); read on:]" in top and again.tokens <= 600
     assert again.meta["shown"][0][0] == head[1] + 1  # the middle, from where the first view stopped
     # following the chain from here shows each line of the middle once, and nothing the first view showed
     seen = list(range(again.meta["shown"][0][0], again.meta["shown"][0][1] + 1))

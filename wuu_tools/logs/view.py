@@ -18,7 +18,6 @@ stretches (the view says which lines were searched). Line numbers are those of `
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,7 @@ from ..core.lines import LineFile
 from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import human_size, plural, ranges
+from .fit import fit
 from .frame import rest_of
 from .groups import grouped
 from .viewlines import LINE_CHARS, ViewLines
@@ -53,8 +53,6 @@ HINT_RATIO = 16
 token) or more: there a search finds in one call what the chain would read in many."""
 NUMBER_TOKENS = 2
 """What a line number costs an evidence line (its digits and the tab after them)."""
-BISECT_STEPS = 4
-"""Views rebuilt, at most, to give back the room the budget loop's doubling took from a view that fits."""
 
 
 def _block(item: Evidence, total: int) -> tuple[int, int]:
@@ -106,16 +104,25 @@ def _in_step(line: int, step: Step) -> bool:
     return step.first <= line <= (step.end or step.last)
 
 
-def _plan(lines: ViewLines, scan: Scan, body: int, ranked: list[Evidence], share: float, squeeze: int = 0) -> _Plan:
-    """Choose what a view of ``body`` tokens shows: evidence blocks (in their share less ``squeeze``), summaries,
-    tail, head."""
+def _plan(
+    lines: ViewLines,
+    scan: Scan,
+    body: int,
+    ranked: list[Evidence],
+    share: float,
+    squeeze: int = 0,
+    evidence_body: int | None = None,
+) -> _Plan:
+    """Choose what a view of ``body`` tokens shows: evidence blocks (in their share of ``evidence_body``, else of
+    ``body``, less ``squeeze``), summaries, tail, head."""
     total = lines.lf.total_lines
     plan = _Plan(tail_first=total + 1)
     summaries = [n for n, _ in scan.collector.summary_lines()]
     for n in summaries:
         lines.load(n, n)
     reserve = sum(lines.cost[n] for n in summaries)
-    used = _fill_evidence(lines, plan, ranked, int(body * share) - reserve - squeeze) if ranked else 0
+    room = int((body if evidence_body is None else evidence_body) * share) - reserve - squeeze
+    used = _fill_evidence(lines, plan, ranked, room) if ranked else 0
     evidence = {n for a, b in plan.blocks for n in range(a, b + 1)}
     # Evidence that runs to the last line does not end the tail: the tail still shows what led up
     # to it (shown evidence lines cost nothing there and are not repeated).
@@ -255,16 +262,20 @@ def project_log(
         # Notices are allowed NOTICE_TOKENS above the budget; the view aims at the budget itself.
         body = budget - count_tokens(head) - NOTICE_TOKENS // 2
         hint = lf.size >= HINT_RATIO * 8 * budget
+        first_body = body  # (the evidence's room is a share of it whatever the tail and head give back)
 
-        def attempt_at(body: int, squeeze: int, counts: bool) -> tuple[_Plan, _Rendered, int]:
-            """The view planned so, and by how much it is over (tokens or bytes; 0 or less: it fits)."""
-            plan = _plan(lines, scan, body, ranked, share, squeeze)
+        def attempt_at(body: int, squeeze: int, counts: bool) -> tuple[_Plan, _Rendered, int, int]:
+            """The view planned so, by how much it is over (tokens or bytes; 0 or less: it fits), and the
+            tokens its tail and head hold."""
+            plan = _plan(lines, scan, body, ranked, share, squeeze, evidence_body=first_body)
             got = _render(lines, scan, plan, ref, head, explicit_budget, hint, counts)
-            return plan, got, max(count_tokens(got[0]) - budget, len(got[0].encode()) - HARD_CAP_BYTES)
+            over = max(count_tokens(got[0]) - budget, len(got[0].encode()) - HARD_CAP_BYTES)
+            edges = [*range(plan.tail_first, total + 1), *range(1, plan.head_last + 1)]
+            return plan, got, over, sum(lines.cost.get(n, 0) for n in edges)
 
-        plan, got, gave_way = _fit(lambda b, s: attempt_at(b, s, True), body)
+        plan, got, gave_way = fit(lambda b, s: attempt_at(b, s, True), body)
         if gave_way:  # the skip counts between a group's places may have cost places: the view without them
-            bare_plan, bare, _ = _fit(lambda b, s: attempt_at(b, s, False), body)
+            bare_plan, bare, _ = fit(lambda b, s: attempt_at(b, s, False), body)
             if bare_plan.evidence_count > plan.evidence_count:
                 plan, got = bare_plan, bare
         text, shown, omitted, cont = got
@@ -283,41 +294,6 @@ def project_log(
             revision=ref,
             meta=out_meta,
         )
-
-
-_Attempt = Callable[[int, int], tuple[_Plan, _Rendered, int]]
-"""A view planned with a body of so many tokens, its evidence squeezed by so many: plan, render, tokens over."""
-
-
-def _fit(attempt_at: _Attempt, body: int) -> tuple[_Plan, _Rendered, bool]:
-    """The fullest view that fits, and whether it had to give way (its first plan was over the budget).
-
-    The body shrinks by what the view is over; the evidence's own room is squeezed by a doubling share
-    (tokens the plan does not count, such as group labels and skip counts, are the evidence's), and what
-    the doubling overshot is given back by halves.
-    """
-    squeeze = 0
-    last_over: tuple[int, int] | None = None
-    for attempt in range(8):
-        plan, got, over = attempt_at(body, squeeze)
-        if over <= 0 or body <= 20:
-            break
-        last_over = (body, squeeze)
-        cut = over + 8
-        body -= cut
-        squeeze += cut << attempt  # doubling: evidence that fits its room with tokens to spare still gives way
-    if over <= 0 and last_over is not None:  # the doubling overshoots: give back what still fits, by halves
-        lo, hi = last_over, (body, squeeze)  # lo is over the budget, hi fits
-        for _ in range(BISECT_STEPS):
-            mid = ((lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2)
-            if mid in (lo, hi):
-                break
-            trial_plan, trial, trial_over = attempt_at(*mid)
-            if trial_over <= 0:
-                hi, plan, got = mid, trial_plan, trial
-            else:
-                lo = mid
-    return plan, got, last_over is not None
 
 
 def _whole(lines: ViewLines, budget: int) -> list[str] | None:
@@ -363,12 +339,12 @@ def _render(
         label = "tail" if plan.tail_first > plan.head_last + 1 else "lines"
         spans = ranges(tail)
         where = ", ".join(f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in spans)
-        out.append(f"[{label}: lines {where}]")
+        out.append(f"[{label}: {'line' if len(tail) == 1 else 'lines'} {where}]")
         # One run of lines is numbered by its label; a tail with gaps (evidence taken out) numbers each line.
         out.extend(lines.text[n] if len(spans) == 1 else lines.numbered(n) for n in tail)
         shown.update(tail)
     if plan.head_last >= 1:
-        out.append(f"[head: lines 1-{plan.head_last:,}]")
+        out.append(f"[head: lines 1-{plan.head_last:,}]" if plan.head_last > 1 else "[head: line 1]")
         out.extend(lines.text[n] for n in range(1, plan.head_last + 1))
         shown.update(range(1, plan.head_last + 1))
     shown_r = ranges(shown)
