@@ -73,6 +73,18 @@ def test_a_page_holds_more_lines_than_with_both_numbers(source: Path) -> None:
     assert page_lines(raw)[0] == (22, f"{22:>6}\t" + source.read_text().split("\n")[21])  # the bytes as printed
 
 
+def test_read_saved_of_a_cat_n_listing_opens_with_its_lines_numbered_once(source: Path) -> None:
+    """Its first view is the saved output's head and tail, not a TSV table of ``    1\ttext`` rows."""
+    first = run_command(["cat", "-n", str(source)], budget=800)
+    assert first.source is not None
+    opened = read_saved(ref=first.source, budget=800)
+    file_lines = source.read_text().split("\n")
+    shown = page_lines(opened)
+    assert len(shown) > 30 and shown[0] == (1, file_lines[0]) and shown[-1] == (300, file_lines[299])
+    assert all(text == file_lines[n - 1] for n, text in shown)
+    assert opened.meta["omitted"] and "view" not in opened.meta
+
+
 def test_a_listing_whose_numbers_are_not_the_lines_shows_them_compact(source: Path) -> None:
     """``cat -n FILE | tail -n 100``: output line 1 is the file's line 201; both numbers are kept, unpadded."""
     first = run_command(f"cat -n {source} | tail -n 100", budget=300)

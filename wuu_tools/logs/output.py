@@ -206,8 +206,8 @@ def _project_output(
     store = current_store()
     with LineFile.open(store.path(ref), what=ref) as lf:
         shape = detect(lf, exit_code, failed)
-        if saved and shape.kind not in SAVED_KINDS:
-            return None
+        if saved and (shape.kind not in SAVED_KINDS or (shape.kind == "table" and has_padded_gutter(lf))):
+            return None  # (a numbered listing's rows look like TSV: read_saved pages it, each number once)
         listing = None if saved else _listing((meta or {}).get("command"), shape, exit_code)
         if listing is not None:  # a source file's text, whatever its lines look like (cat -n's look like a table)
             shape = Shape("output", f"the text of {listing.path}")
