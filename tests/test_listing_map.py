@@ -285,7 +285,7 @@ def test_a_padded_gutter_is_shown_compact_and_the_saved_output_keeps_it(source: 
     assert len(shown) > 20
     assert [int(line.split(" ", 1)[0]) for line in shown[:20]] == list(range(1, 21))
     assert not any(re.match(r"^ +\d+\t|^\d+\t", line) for line in first.text.split("\n"))
-    saved = read_saved(ref=first.source, start_line=1, end_line=2)
+    saved = read_saved(ref=first.source, start_line=1, end_line=2, raw=True)
     assert "     1\t" in saved.text and "     2\t" in saved.text
 
 
@@ -297,7 +297,9 @@ def test_an_agents_file_read_just_over_the_budget_fits_once_its_gutter_is_compac
     view = project_captured("Read /tmp/x.py", raw.encode(), 0, budget=2000)
     assert view.complete and view.tokens <= 2000
     assert [f"{n} word value_{n} = compute({n})" for n in range(1, 161)] == view.text.split("\n")[1:161]
-    assert lines[-1] in read_saved(ref=view.source, start_line=160, end_line=160).text
+    assert lines[-1] in read_saved(ref=view.source, start_line=160, end_line=160, raw=True).text
+    # Paged, its number is the saved line's own number, shown once.
+    assert "160\tword value_160 = compute(160)" in read_saved(ref=view.source, start_line=160, end_line=160).text
 
 
 @pytest.mark.parametrize("spare", [2, 15, 40, 70])

@@ -60,6 +60,25 @@ def _labels(section: list[str], log: list[str]) -> list[tuple[str, int, str]]:
     return out
 
 
+def _grouped(log: str, budget: int) -> tuple[list[str], list[str], list[tuple[str, int, str]]]:
+    """The checked evidence section of a log's view, the log's lines, and the section's checked labels."""
+    text, lines = _view(log, budget)
+    section = _evidence(text)
+    _check_counts(section)
+    return section, lines, _labels(section, lines)
+
+
+def _named_at(section: list[str], kind: str, number: int, name: str) -> int:
+    """Where the section first names a step or test: by its label or its header line shown numbered (one must)."""
+    label = f"[{kind} {number:,}: {name}]"
+    k = next(
+        (k for k, x in enumerate(section) if x == label or ((m := NUMBERED.match(x)) and int(m.group(1)) == number)),
+        None,
+    )
+    assert k is not None, f"{kind} {number} ({name}) is neither labelled nor shown"
+    return k
+
+
 def _travis() -> str:
     lines = ["Worker information", "travis_fold:start:install\r\x1b[0K$ pip install -r requirements.txt"]
     lines += [f"Collecting package{i}==1.{i}" for i in range(300)]
@@ -74,14 +93,12 @@ def _travis() -> str:
 
 
 def test_travis_evidence_of_one_step_is_one_group_with_skipped_counts() -> None:
-    text, log = _view(_travis(), 500)
-    section = _evidence(text)
-    _check_counts(section)
+    section, log, labels = _grouped(_travis(), 500)
     step = next(k for k, line in enumerate(log) if line == "$ python -m pytest tests") + 1
     shown = {int(m.group(1)) for line in section if (m := NUMBERED.match(line))}
     end = log.index('The command "python -m pytest tests" exited with 1.') + 1
     # The step is named once: by its command line, its label, or the line that ends it (which quotes it).
-    named = [step in shown, ("step", step, "$ python -m pytest tests") in _labels(section, log), end in shown]
+    named = [step in shown, ("step", step, "$ python -m pytest tests") in labels, end in shown]
     assert sum(named) == 1
     inside = [n for n in sorted(shown) if n > step]
     assert len(inside) >= 3  # the FAILED line, the error, the assertion, the summary, the exit
@@ -105,17 +122,10 @@ def _actions() -> str:
 
 
 def test_github_actions_group_holds_the_output_after_its_endgroup() -> None:
-    text, log = _view(_actions(), 400)
-    section = _evidence(text)
-    _check_counts(section)
-    labels = _labels(section, log)
+    section, log, labels = _grouped(_actions(), 400)
     step = next(k for k, line in enumerate(log) if line.endswith("##[group]Run npm test")) + 1
     assert len({n for _, n, _ in labels}) == len(labels)  # each group named once
-    if ("step", step, "Run npm test") in labels:
-        k = section.index(f"[step {step:,}: Run npm test]")
-    else:
-        k = next(k for k, x in enumerate(section) if (m := NUMBERED.match(x)) and int(m.group(1)) == step)
-    rest = section[k + 1 :]
+    rest = section[_named_at(section, "step", step, "Run npm test") + 1 :]
     cause = next(j for j, x in enumerate(rest) if "error TS2322" in x)
     # The type error sits in the step (its output follows the group's ##[endgroup]): no bare "…" before it.
     assert "  …" not in rest[:cause] and not any(LABEL.match(x) for x in rest[:cause])
@@ -141,21 +151,11 @@ def _pytest() -> str:
 
 
 def test_pytest_evidence_of_several_tests_is_grouped_under_each_test() -> None:
-    text, log = _view(_pytest(), 600)
-    section = _evidence(text)
-    _check_counts(section)
-    labels = _labels(section, log)
+    section, log, _ = _grouped(_pytest(), 600)
     for name, value in (("test_alpha", 2), ("test_beta", 5), ("test_gamma", 7)):
         head = next(k for k, line in enumerate(log) if line.startswith("_") and f" {name} " in line) + 1
-        shown_header = any((m := NUMBERED.match(x)) and int(m.group(1)) == head for x in section)
-        assert shown_header or ("test", head, name) in labels, name
-        # The test's assertion is shown after its label or header, before the next test's.
-        k = next(
-            k
-            for k, x in enumerate(section)
-            if x == f"[test {head:,}: {name}]" or ((m := NUMBERED.match(x)) and int(m.group(1)) == head)
-        )
-        rest = section[k + 1 :]
+        # The test is named (labelled or its header shown); its assertion follows, before the next test's.
+        rest = section[_named_at(section, "test", head, name) + 1 :]
         stop = next((j for j, x in enumerate(rest) if x.startswith("[test ") or "____ test_" in x), len(rest))
         assert any(f"E       assert {value} == 3" in x for x in rest[:stop]), name
 
@@ -174,10 +174,7 @@ def test_a_log_without_steps_or_tests_keeps_its_shape() -> None:
 
 
 def test_a_test_whose_header_is_not_shown_is_named_by_a_label() -> None:
-    text, log = _view(_pytest(), 250)
-    section = _evidence(text)
-    _check_counts(section)
-    labels = _labels(section, log)
+    section, log, labels = _grouped(_pytest(), 250)
     assert labels and all(kind == "test" for kind, _, _ in labels)
     for _, number, name in labels:
         k = section.index(f"[test {number:,}: {name}]")

@@ -28,6 +28,7 @@ from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, mark_carriage_returns, plural, ranges
 from ..views.ceiling import fit_ceiling
+from ..views.gutter import fold_gutter, has_padded_gutter
 from ..views.paging import Subject, check_range, paged
 from ..views.seen import gutter_numbers, session_pass
 
@@ -131,6 +132,7 @@ def _read(
             source=ref,
             takes_revision=False,
             terminal=not raw,
+            gutter=not raw and has_padded_gutter(lf),
         )
         return paged(
             lf,
@@ -267,7 +269,8 @@ class _Hits:
         last = min(end_line, total) if end_line is not None else total
         empty = total == 0 or start_line > last
         found, count, counted_to = ([], 0, None) if empty else _matching_lines(lf, rx, start_line, last, raw)
-        items, numbers = _render_matches(lf, found, start_line, last, terminal=not raw)
+        gutter = not raw and has_padded_gutter(lf)
+        items, numbers = _render_matches(lf, found, start_line, last, terminal=not raw, gutter=gutter)
         return cls(pattern, start_line, end_line, last, raw, found, count, counted_to, items, numbers)
 
 
@@ -334,9 +337,13 @@ def _grep(lf: LineFile, ref: str, hits: _Hits, budget: int, explicit: int | None
 
 
 def _render_matches(
-    lf: LineFile, found: list[int], start_line: int, last: int, terminal: bool
+    lf: LineFile, found: list[int], start_line: int, last: int, terminal: bool, gutter: bool = False
 ) -> tuple[list[str], list[int | None]]:
-    """One item per line (grep -n style: ``N:`` a match, ``N-`` context) and its number; ``--`` between runs."""
+    """One item per line (grep -n style: ``N:`` a match, ``N-`` context) and its number; ``--`` between runs.
+
+    ``gutter``: the output is a numbered listing, each line's padded number folded into ``N:``
+    (:func:`~wuu_tools.views.gutter.fold_gutter`).
+    """
     width = len(str(max(last, 1)))
     match_set = set(found)
     items: list[str] = []
@@ -356,6 +363,8 @@ def _render_matches(
         for n, raw in zip(range(lo, hi + 1), raws, strict=False):
             text, _bad = decode_line(raw)
             text = clean_terminal(text) if terminal else mark_carriage_returns(text)
+            if gutter:
+                text = fold_gutter(n, text)
             if len(text) > MAX_MATCH_CHARS:
                 text = text[:MAX_MATCH_CHARS] + f" … [{len(text) - MAX_MATCH_CHARS:,} more characters]"
             items.append(f"{n:>{width}}{':' if n in match_set else '-'}\t{text}")

@@ -32,6 +32,7 @@ from ..core.result import ToolResult
 from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from ..views.ceiling import fit_ceiling
+from ..views.gutter import has_padded_gutter
 from .frame import Frame, framed
 from .shape import Shape, detect
 from .view import project_log
@@ -205,8 +206,8 @@ def _project_output(
     store = current_store()
     with LineFile.open(store.path(ref), what=ref) as lf:
         shape = detect(lf, exit_code, failed)
-        if saved and shape.kind not in SAVED_KINDS:
-            return None
+        if saved and (shape.kind not in SAVED_KINDS or (shape.kind == "table" and has_padded_gutter(lf))):
+            return None  # (a numbered listing's rows look like TSV: read_saved pages it, each number once)
         listing = None if saved else _listing((meta or {}).get("command"), shape, exit_code)
         if listing is not None:  # a source file's text, whatever its lines look like (cat -n's look like a table)
             shape = Shape("output", f"the text of {listing.path}")
@@ -232,7 +233,7 @@ def _project_output(
         if listing is not None and frame.kind == "output":
             _map_listing(frame, lf, ref, listing)
         if not saved and frame.kind == "output":
-            frame.gutter = _padded_gutter(lf)
+            frame.gutter = has_padded_gutter(lf)
         if saved:
             top = [f"[saved {ref}]"]
         return framed(
@@ -257,14 +258,6 @@ def _frame(lf: LineFile, shape: Shape, budget: int) -> Frame | None:
     from .headtail import output_frame, table_frame
 
     return table_frame(lf, shape) if kind == "table" else output_frame(lf)
-
-
-def _padded_gutter(lf: LineFile) -> bool:
-    """Whether the output is a numbered listing with a padded gutter (:mod:`~wuu_tools.views.gutter`)."""
-    from ..views.gutter import PROBE_LINES, padded_gutter
-
-    raws, _ = lf.read_forward(1, min(PROBE_LINES, lf.total_lines), 4096) if lf.total_lines else ([], False)
-    return padded_gutter(decode_line(raw)[0] for raw in raws)
 
 
 def _listing(command: Any, shape: Shape, exit_code: int | None) -> Listing | None:

@@ -20,7 +20,7 @@ from ..core.lines import LineFile, decode_line
 from ..core.result import ToolResult, call_text, continuation
 from ..core.text import clean_terminal, human_size, mark_carriage_returns, number_line, plural, ranges, strip_ansi
 from .ceiling import fit_ceiling
-from .gutter import compact_gutter
+from .gutter import compact_gutter, fold_gutter
 
 if TYPE_CHECKING:  # (the map's modules load only when a first view is cut)
     from .structure.model import Outline
@@ -59,7 +59,8 @@ class Subject:
         file_lines: ``(path, offset)`` when the lines are those of a file printed by a command, line
             ``n`` being the file's line ``n + offset``: a map names both numbers.
         gutter: The lines are a numbered listing with a padded gutter (``cat -n``, an agent's file
-            read): each is shown after its printed number and one space (:mod:`.gutter`).
+            read): each is shown after its printed number and one space, or, numbered, once after
+            its line number when the printed number is that (:mod:`.gutter`).
     """
 
     tool: str
@@ -144,7 +145,7 @@ class _View:
             body.replaced |= bad
             text = clean_terminal(text) if self.subject.terminal else mark_carriage_returns(text)
             if self.subject.gutter:
-                text = compact_gutter(text)
+                text = fold_gutter(first + i, text) if self.subject.numbered else compact_gutter(text)
             out.append(number_line(first + i, text, 0) if self.subject.numbered else text)
         return out
 
@@ -192,6 +193,8 @@ class _View:
         room = max(1, budget - count_tokens(prefix))
         cut = fit_prefix(text, room, byte_cap - len(prefix)) if text else 0
         shown = strip_ansi(text[:cut]) if self.subject.terminal else text[:cut]
+        if self.subject.gutter and self.subject.numbered and not start_char:
+            shown = fold_gutter(line, shown)
         body.parts.append(prefix + mark_carriage_returns(shown))
         body.shown.append(line)
         self.lf.remember_char(line, start_char, text[:cut])
