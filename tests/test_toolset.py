@@ -107,7 +107,7 @@ def test_paths_under_the_root_are_shown_and_continued_relative_to_it(root: Path,
     page = ts.call(first.continuation["tool"], first.continuation["args"])
     assert page.text.startswith("[src/big.py · lines ") and str(root) not in page.text
     listing = ts.call("list_dir", {})
-    assert listing.text.startswith("[. (paths relative to it)") and str(root) not in listing.text
+    assert listing.text.startswith("[. · depth 2") and str(root) not in listing.text  # the root, named "."
     (tmp_path / "outside.log").write_text("".join(f"entry {n}\n" for n in range(1, 2001)))
     outside = Toolset(root, allow_outside_root=True).call("read_file", {"path": "../outside.log", "budget": 100})
     assert outside.continuation is not None  # outside the root: named in full

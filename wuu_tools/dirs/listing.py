@@ -147,9 +147,10 @@ class _Ctx:
         return binding(os.fsencode(self.walker.real_root), self.depth, self.include_ignored)
 
     def label(self) -> str:
-        if self.path in (".", "./"):
+        shown = display_path(self.path)
+        if shown in (".", "./"):  # (a Toolset passes its root as an absolute path)
             return "."
-        return f"{display_path(self.path)} (paths relative to it)"
+        return f"{shown} (paths relative to it)"
 
     def next_call(self, cur: Cursor) -> dict[str, Any]:
         return continuation(
