@@ -160,7 +160,9 @@ def _read_on(
     where = ", ".join(
         f"{a:,}-{b:,}" if a != b else f"{a:,}" for a, b in ranges(n for a, b in named_spans for n in range(a, b + 1))
     )
-    since = f"call {min(calls)}" if len(calls) == 1 else f"calls {', '.join(str(c) for c in sorted(calls)[-3:])}"
+    order = sorted(calls)
+    listed = ", ".join(map(str, order)) if len(order) <= 3 else f"{order[0]}-{order[-1]}"  # (as views/seen.py)
+    since = f"call {listed}" if len(order) == 1 else f"calls {listed}"
     notice = f"[lines {where} unchanged since {since} (again: {call_text(again)}); read on:]"
     room = resolved - count_tokens(notice) - 1
     if room < ERROR_FLOOR:
