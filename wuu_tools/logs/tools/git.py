@@ -130,11 +130,8 @@ def _log_folds(lines: Sequence[str]) -> list[Fold]:
     if not full and len(starts) >= HEAD_COMMITS + TAIL_COMMITS + 2:
         a, b = starts[HEAD_COMMITS], starts[len(starts) - TAIL_COMMITS] - 1
         middle = Fold(a + 1, b + 1, f"{len(starts) - HEAD_COMMITS - TAIL_COMMITS} commits")
-    at = set(starts)
-    folds: list[Fold] = []
-    for fold in fold_noise(lines, lambda _, line: "author line" if _AUTHOR.match(line) else None, min_run=1):
-        folds.append(fold)
-    folds += _patch_folds(lines, at, 0, len(lines) - 1)
+    folds = fold_noise(lines, lambda _, line: "author line" if _AUTHOR.match(line) else None, min_run=1)
+    folds += _patch_folds(lines, set(starts), 0, len(lines) - 1)
     if middle is not None:
         folds = [f for f in folds if f.end < middle.start or f.start > middle.end] + [middle]
     return sorted(folds, key=lambda f: f.start)

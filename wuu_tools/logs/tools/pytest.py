@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from . import Fold, Plan, rule
 from .noise import fold_noise, invocations
-from .pytest_tb import failure_folds, warnings_fold
+from .pytest_tb import failure_folds, warnings_fold, warnings_spans
 
 __all__ = ["pytest_rule"]
 
@@ -170,8 +170,6 @@ def pytest_rule(command: str | None, lines: Sequence[str], exit_code: int | None
 
 _FAILING = re.compile(r"\b\d+ (failed|errors?)\b")
 _SECTION = re.compile(r"^=+ (FAILURES|ERRORS|short test summary info) =+$")
-_WARNINGS = re.compile(r"^=+ warnings summary( \(final\))? =+$")
-_RULE = re.compile(r"^=+ .+ =+$")
 
 
 def _passed(lines: Sequence[str], summary: str | None) -> bool:
@@ -187,13 +185,4 @@ def _warnings_section(lines: Sequence[str]) -> set[int]:
     In a passing run they are the runner's report on libraries, not the behaviour under test: the closing
     line counts them, and the fold names how many lines they were.
     """
-    out: set[int] = set()
-    for i, line in enumerate(lines):
-        if not _WARNINGS.match(line):
-            continue
-        out.add(i)
-        for j in range(i + 1, len(lines)):
-            if _RULE.match(lines[j]):
-                break
-            out.add(j)
-    return out
+    return {i for start, end in warnings_spans(lines) for i in range(start, end + 1)}

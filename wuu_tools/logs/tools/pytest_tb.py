@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from . import Fold
 
-__all__ = ["failure_folds", "warnings_fold"]
+__all__ = ["failure_folds", "warnings_fold", "warnings_spans"]
 
 _RULE = re.compile(r"^=+ .+ =+$")
 _START = re.compile(r"^=+ test session starts =+$")
@@ -181,12 +181,23 @@ def failure_folds(lines: Sequence[str]) -> list[Fold]:
     return folds
 
 
+def warnings_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """Each warnings summary's first and last line (0-based, inclusive): its rule line to the line before the
+    next rule (its ``-- Docs:`` line included), or to the end."""
+    out = []
+    for start, line in enumerate(lines):
+        if _WARNINGS.match(line):
+            end = next((i - 1 for i in range(start + 1, len(lines)) if _RULE.match(lines[i])), len(lines) - 1)
+            out.append((start, end))
+    return out
+
+
 def warnings_fold(lines: Sequence[str]) -> Fold | None:
     """The fold of a warnings summary whose warnings are all deprecations; None when there is none such."""
-    start = next((i for i, line in enumerate(lines) if _WARNINGS.match(line)), None)
-    if start is None:
+    spans = warnings_spans(lines)
+    if not spans:
         return None
-    end = next((i - 1 for i in range(start + 1, len(lines)) if _RULE.match(lines[i])), len(lines) - 1)
+    start, end = spans[0]
     kinds: Counter[str] = Counter()
     for i in range(start + 1, end + 1):
         if m := _CATEGORY.search(lines[i]):
