@@ -246,6 +246,20 @@ def test_json_lines_and_yaml(tmp_path: Path) -> None:
     _check_chain(r)
 
 
+def test_a_numbered_listing_is_not_yaml(tmp_path: Path) -> None:
+    """A script printing source lines as ``1137:     def f():`` looks like YAML keys; it is shown as an output."""
+    src = "".join(f"    def method_{i}(self, value):\n        return value + {i}\n\n" for i in range(300))
+    (tmp_path / "m.py").write_text(src)
+    script = (
+        "print('Current methods:')\nprint('  in m.py:')\n"
+        "for n, line in enumerate(open('m.py'), 1): print(f'{n}: {line}', end='')"
+    )
+    r = run_command([PY, "-c", script], cwd=str(tmp_path))
+    assert r.meta["view"] == "output" and "[outline:]" not in r.text
+    assert "1:     def method_0(self, value):" in r.text
+    _check_chain(r)
+
+
 def test_not_json_after_all_falls_back_to_head_and_tail() -> None:
     r = run_command([PY, "-c", "print('[start]'); [print('x' * 40, i) for i in range(2000)]; print('[end]')"])
     assert r.meta["view"] == "output" and "does not parse" in r.meta["view_reason"]

@@ -79,6 +79,7 @@ _RULE_ROW = re.compile(r"^-{2,}(?:[ \t]+-{2,})+\s*$")
 _HEADER_WORD = re.compile(r"^[A-Z][A-Z0-9_%()/.#-]*(?: [A-Z][A-Z0-9_%()/.#-]*)?$")
 _YAML_LINE = re.compile(r"^\s*(?:- |-$|#|[\w\"'./-][\w\"'./ -]{0,60}:(?: |$))")
 _YAML_TOP = re.compile(r"^[\w\"'./-][\w\"'./ -]{0,60}:(?: |$)")
+_YAML_KEY = re.compile(r"^\s*([\w\"'./-][\w\"'./ -]{0,60}):(?: |$)")
 
 
 @dataclass(frozen=True)
@@ -216,9 +217,16 @@ def _data_kind(body: Sequence[str], tail: Sequence[str]) -> str:
         sum(1 for s in body if _YAML_LINE.match(s)) >= 0.9 * len(body)
         and any(_YAML_TOP.match(s) for s in body)
         and any(s.startswith((" ", "-")) for s in body)
+        and not _numbered(body)
     ):
         return "YAML"
     return ""
+
+
+def _numbered(body: Sequence[str]) -> bool:
+    """Most "keys" are line numbers (``1137:     def distinct(self):``): a numbered listing, not YAML."""
+    keys = [m.group(1) for s in body if (m := _YAML_KEY.match(s))]
+    return bool(keys) and sum(k.isdigit() for k in keys) * 2 > len(keys)
 
 
 def _table(body: Sequence[str]) -> Shape | None:
