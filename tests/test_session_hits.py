@@ -6,13 +6,14 @@ A Toolset session, real files, real ``grep`` and ``bash`` processes through ``ru
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from wuu_tools import Toolset
 from wuu_tools.core.result import call_text
-from wuu_tools.core.session import content_key, line_key, location
+from wuu_tools.core.session import content_key, content_keys, line_key, location
 from wuu_tools.views.seen import MIN_SAVING
 
 pytestmark = pytest.mark.skipif(shutil.which("grep") is None, reason="grep is not installed")
@@ -45,6 +46,25 @@ def test_grep_after_a_read_names_the_hits_with_their_locations(tmp_path: Path) -
     assert [line.split("\t", 1)[-1] for line in again.text.splitlines()] == printed  # (read_saved's gutter)
     many = ts.call("run_command", {"command": "grep -rn -e 'function_number_1[0-2](' -e 'function_number_40(' ."})
     assert "[lines 1-4 as shown in call 1, here at ./m.py:10-12,40]" in many.text.splitlines()
+
+
+def test_a_scripts_own_numbering_of_lines_a_read_showed_is_named(tmp_path: Path) -> None:
+    """``print(f"{n}: {line}")`` and ``f"{n:4d}: "``: the space after the number is the script's, not the line's."""
+    body = "".join(f"    def method_number_{i}(self):  # the body of a method line {i}\n" for i in range(1, 41))
+    (tmp_path / "m.py").write_text(body)
+    ts = Toolset(root=tmp_path)
+    ts.call("read_file", {"path": "m.py"})
+    for fmt in ("{n}: {line}", "{n:4d}: {line}"):
+        script = f"for n, line in enumerate(open('m.py'), 1):\n    if 10 <= n <= 20: print(f'{fmt}', end='')\n"
+        (tmp_path / "show.py").write_text(script)
+        shown = ts.call("run_command", {"command": f"{sys.executable} show.py"})
+        assert shown.meta["session"]["named_lines"] == 11, (fmt, shown.text)
+        assert "the body of a method line 15" not in shown.text
+    assert content_keys("741:     x = compute_the_value()") == (
+        content_key("741:     x = compute_the_value()"),
+        line_key("    x = compute_the_value()"),
+    )
+    assert location("  206:     def f(self):") == ("", 206, "     def f(self):")
 
 
 def test_hits_the_session_never_showed_are_shown(tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ __all__ = [
     "StoredSession",
     "ViewRecord",
     "content_key",
+    "content_keys",
     "current_session",
     "line_key",
     "location",
@@ -70,8 +71,9 @@ MAX_STORED_SESSIONS = 64
 MIN_KEYED_CHARS = 9
 """A line needs this many characters (gutter and edge blanks removed) to have a key."""
 _GUTTER = re.compile(r"^ *\d+(?:[:-]?\t|→)")
-_LOCATION = re.compile(r"^(?:([^\s:]*[./][^\s:]*)[:-])?(\d+)[:-]")
-"""A search hit's location before its text: ``path:12:`` and ``path-12-`` (grep -n, context), or ``12:``/``12-``."""
+_LOCATION = re.compile(r"^(?:([^\s:]*[./][^\s:]*)[:-]| *)(\d+)[:-]")
+"""A search hit's location before its text: ``path:12:`` and ``path-12-`` (grep -n, context), or ``12:``/``12-``
+(a script's own numbering, right-aligned: `` 206:``)."""
 _NAME_MAX = 512
 
 
@@ -108,6 +110,22 @@ def content_key(line: str) -> bytes | None:
     showed; None for a line without a location (its :func:`line_key` is its only key) or a short text."""
     hit = location(line)
     return None if hit is None else _key(hit[2])
+
+
+def content_keys(line: str) -> tuple[bytes, ...]:
+    """The keys a search hit's text may have: :func:`content_key`'s, and the text's without the one space a
+    script may print after the number (``741: ` + the source line); none for a line without a location.
+
+    >>> content_keys("741:             opts = orig_opts")[1] == line_key("            opts = orig_opts")
+    True
+    """
+    hit = location(line)
+    if hit is None:
+        return ()
+    keys = [_key(hit[2])]
+    if hit[2].startswith(" "):
+        keys.append(_key(hit[2][1:]))
+    return tuple(k for k in keys if k is not None)
 
 
 @dataclass

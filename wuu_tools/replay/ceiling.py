@@ -8,7 +8,7 @@ only leaves out what the run already showed: a session's views can beat it only 
 new, as a first view cuts a long output.
 
 The keys are the session's own (:func:`~wuu_tools.core.session.line_key`, and a search hit's text
-without its location, :func:`~wuu_tools.core.session.content_key`), so a ``grep -n`` hit of a line a
+without its location, :func:`~wuu_tools.core.session.content_keys`), so a ``grep -n`` hit of a line a
 ``cat`` printed counts as seen.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..core.budget import count_tokens, line_costs
-from ..core.session import content_key, line_key
+from ..core.session import content_keys, line_key
 from .runs import Run
 from .score import Score
 
@@ -31,7 +31,7 @@ def repeated_tokens(text: str, seen: set[bytes]) -> int:
     repeated = 0
     keys: list[bytes] = []
     for line, cost in zip(lines, costs, strict=True):
-        line_keys = [k for k in (line_key(line), content_key(line)) if k is not None]
+        line_keys = [k for k in (line_key(line), *content_keys(line)) if k is not None]
         if any(k in seen for k in line_keys):
             repeated += cost
         keys.extend(line_keys)

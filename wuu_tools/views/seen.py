@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.budget import count_tokens, within
 from ..core.result import Continuation, ToolResult, call_text
-from ..core.session import Session, content_key, current_session, line_key, location
+from ..core.session import Session, content_keys, current_session, line_key, location
 
 __all__ = [
     "CONTEXT",
@@ -122,15 +122,17 @@ def name_seen(
     lines, numbers = shown.lines, shown.numbers
     n = len(lines)
     keys = [line_key(line) if numbers[i] is not None else None for i, line in enumerate(lines)]
-    hits = [content_key(line) if numbers[i] is not None else None for i, line in enumerate(lines)]
+    hits = [content_keys(line) if numbers[i] is not None else () for i, line in enumerate(lines)]
     seen = [session.shown_in(k) for k in keys]
     located = [False] * n  # seen only as text: a search hit whose line a view showed without this location
-    for i, hit in enumerate(hits):
-        if seen[i] is None and hit is not None and (call := session.shown_in(hit)) is not None:
-            seen[i], located[i] = call, True
+    for i, keyed in enumerate(hits):
+        for hit in keyed if seen[i] is None else ():
+            if (call := session.shown_in(hit)) is not None:
+                seen[i], located[i] = call, True
+                break
     # state: 0 notice, 1 new, 2 seen, 3 neutral (a short source line)
     state = [
-        0 if numbers[i] is None else (3 if keys[i] is None and hits[i] is None else (2 if seen[i] is not None else 1))
+        0 if numbers[i] is None else (3 if keys[i] is None and not hits[i] else (2 if seen[i] is not None else 1))
         for i in range(n)
     ]
     out: list[str] = []
@@ -139,7 +141,7 @@ def name_seen(
     def show(a: int, b: int) -> None:
         out.extend(lines[a:b])
         named.keys.extend(k for k in keys[a:b] if k is not None)
-        named.keys.extend(k for k in hits[a:b] if k is not None)
+        named.keys.extend(k for keyed in hits[a:b] for k in keyed)
 
     i = 0
     while i < n:
