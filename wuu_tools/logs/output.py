@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, within
 from ..core.lines import LineFile, decode_line
-from ..core.result import ToolResult
+from ..core.result import ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from ..views.ceiling import fit_ceiling
@@ -149,6 +149,50 @@ def _planned(
     )
 
 
+def _long_listing(
+    ref: str,
+    budget: int,
+    explicit_budget: int | None,
+    verdict: str | None,
+    whole_verdict: str | None,
+    meta: dict[str, Any] | None,
+    exit_code: int | None,
+) -> ToolResult | None:
+    """A long listing's rows by name and size (:mod:`.lslong`), when it succeeded, fits ``budget`` and is smaller."""
+    if exit_code not in (0, None):
+        return None
+    with LineFile.open(current_store().path(ref), what=ref) as lf:
+        total = lf.total_lines
+        if not total or lf.size > PLAN_MAX_BYTES:
+            return None
+        printed = _printed_lines(lf, PLAN_MAX_BYTES + 1)
+        if printed is None or printed[1]:
+            return None
+        from .lslong import compact_rows
+
+        compact = compact_rows(printed[0])
+        if compact is None:
+            return None
+        head, rows = compact
+        top = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+    cont = continuation("read_saved", ref=ref, budget=explicit_budget)
+    text = "\n".join([top, f"[{head}: {call_text(cont)}]", *rows])
+    if len(text.encode()) > HARD_CAP_BYTES or not within(text, budget):
+        return None
+    if count_tokens(text) >= 0.9 * count_tokens("\n".join([whole_verdict or verdict or "", *printed[0]])):
+        return None
+    facts: dict[str, Any] = {
+        **(meta or {}),
+        "view": "ls -l",
+        "view_by_tool": True,
+        "view_reason": "a long listing: each row by name and size, the columns rows share said once",
+        "total_lines": total,
+        "shown": [],
+        "omitted": [[1, total]],
+    }
+    return ToolResult(text=text, complete=False, continuation=cont, source=ref, revision=ref, meta=facts)
+
+
 def project_output(
     ref: str,
     *,
@@ -179,6 +223,9 @@ def project_output(
         None only with ``saved`` when the paging view of ``read_saved`` serves better.
     """
     if not saved:
+        listed = _long_listing(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
+        if listed is not None:
+            return listed
         planned = _planned(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
         if planned is not None:
             return planned
