@@ -96,6 +96,17 @@ PLAN_MAX_BYTES = 2_000_000
 """A saved output up to this size is offered to the rules of :mod:`.tools` (views by tool)."""
 
 
+def _plannable_lines(lf: LineFile) -> list[str] | None:
+    """The output's lines as printed, for a view by tool; None when empty, too big, or not valid UTF-8.
+
+    (The whole view says how invalid UTF-8 is shown.)
+    """
+    if not lf.total_lines or lf.size > PLAN_MAX_BYTES:
+        return None
+    printed = _printed_lines(lf, PLAN_MAX_BYTES + 1)
+    return None if printed is None or printed[1] else printed[0]
+
+
 def _planned(
     ref: str,
     budget: int,
@@ -108,12 +119,9 @@ def _planned(
     """The view by tool (:mod:`.tools`) of the output, when a rule knows it, it fits ``budget`` and it is smaller."""
     with LineFile.open(current_store().path(ref), what=ref) as lf:
         total = lf.total_lines
-        if not total or lf.size > PLAN_MAX_BYTES:
+        lines = _plannable_lines(lf)
+        if lines is None:
             return None
-        printed = _printed_lines(lf, PLAN_MAX_BYTES + 1)
-        if printed is None or printed[1]:  # (the whole view says how invalid UTF-8 is shown)
-            return None
-        lines = printed[0]
         from .tools import plan_for
 
         command = (meta or {}).get("command")
@@ -163,14 +171,12 @@ def _long_listing(
         return None
     with LineFile.open(current_store().path(ref), what=ref) as lf:
         total = lf.total_lines
-        if not total or lf.size > PLAN_MAX_BYTES:
-            return None
-        printed = _printed_lines(lf, PLAN_MAX_BYTES + 1)
-        if printed is None or printed[1]:
+        lines = _plannable_lines(lf)
+        if lines is None:
             return None
         from .lslong import compact_rows
 
-        compact = compact_rows(printed[0])
+        compact = compact_rows(lines)
         if compact is None:
             return None
         head, rows = compact
@@ -179,7 +185,7 @@ def _long_listing(
     text = "\n".join([top, f"[{head}: {call_text(cont)}]", *rows])
     if len(text.encode()) > HARD_CAP_BYTES or not within(text, budget):
         return None
-    if count_tokens(text) >= 0.9 * count_tokens("\n".join([whole_verdict or verdict or "", *printed[0]])):
+    if count_tokens(text) >= 0.9 * count_tokens("\n".join([whole_verdict or verdict or "", *lines])):
         return None
     facts: dict[str, Any] = {
         **(meta or {}),
