@@ -107,7 +107,7 @@ def _plannable_lines(lf: LineFile) -> list[str] | None:
     return None if printed is None or printed[1] else printed[0]
 
 
-def _planned(
+def _by_tool(
     ref: str,
     budget: int,
     explicit_budget: int | None,
@@ -116,30 +116,49 @@ def _planned(
     meta: dict[str, Any] | None,
     exit_code: int | None,
 ) -> ToolResult | None:
-    """The view by tool (:mod:`.tools`) of the output, when a rule knows it, it fits ``budget`` and it is smaller."""
+    """The view by tool of the output: a long listing's (:func:`_long_listing`), else a rule's (:func:`_planned`).
+
+    The saved output is read once for both.
+    """
     with LineFile.open(current_store().path(ref), what=ref) as lf:
-        total = lf.total_lines
         lines = _plannable_lines(lf)
         if lines is None:
             return None
-        from .tools import plan_for
+        top = verdict or f"[saved {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
+        whole_top = whole_verdict or verdict or ""  # the first line of the whole output's view
+        args = (lf, lines, whole_top, ref, top, budget, explicit_budget, meta, exit_code)
+        return _long_listing(*args) or _planned(*args)
 
-        command = (meta or {}).get("command")
-        if isinstance(command, (list, tuple)):
-            import shlex
 
-            command = shlex.join(str(w) for w in command)
-        plan = plan_for(command if isinstance(command, str) else None, lines, exit_code)
-        if plan is None or not plan.folds:
-            return None
-        from .tools.render import render_plan
+def _planned(
+    lf: LineFile,
+    lines: list[str],
+    whole_top: str,
+    ref: str,
+    top: str,
+    budget: int,
+    explicit_budget: int | None,
+    meta: dict[str, Any] | None,
+    exit_code: int | None,
+) -> ToolResult | None:
+    """The view by tool (:mod:`.tools`) of ``lines``, when a rule knows them, it fits ``budget`` and it is smaller."""
+    total = lf.total_lines
+    from .tools import plan_for
 
-        top = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
-        view = render_plan(plan, lines, lf, ref, top, explicit_budget)
+    command = (meta or {}).get("command")
+    if isinstance(command, (list, tuple)):
+        import shlex
+
+        command = shlex.join(str(w) for w in command)
+    plan = plan_for(command if isinstance(command, str) else None, lines, exit_code)
+    if plan is None or not plan.folds:
+        return None
+    from .tools.render import render_plan
+
+    view = render_plan(plan, lines, lf, ref, top, explicit_budget)
     if len(view.text.encode()) > HARD_CAP_BYTES or not within(view.text, budget):
         return None
-    whole = "\n".join([whole_verdict or verdict or "", *lines])
-    if count_tokens(view.text) >= count_tokens(whole):
+    if count_tokens(view.text) >= count_tokens("\n".join([whole_top, *lines])):
         return None
     facts: dict[str, Any] = {
         **(meta or {}),
@@ -158,34 +177,31 @@ def _planned(
 
 
 def _long_listing(
+    lf: LineFile,
+    lines: list[str],
+    whole_top: str,
     ref: str,
+    top: str,
     budget: int,
     explicit_budget: int | None,
-    verdict: str | None,
-    whole_verdict: str | None,
     meta: dict[str, Any] | None,
     exit_code: int | None,
 ) -> ToolResult | None:
     """A long listing's rows by name and size (:mod:`.lslong`), when it succeeded, fits ``budget`` and is smaller."""
     if exit_code not in (0, None):
         return None
-    with LineFile.open(current_store().path(ref), what=ref) as lf:
-        total = lf.total_lines
-        lines = _plannable_lines(lf)
-        if lines is None:
-            return None
-        from .lslong import compact_rows
+    from .lslong import compact_rows
 
-        compact = compact_rows(lines)
-        if compact is None:
-            return None
-        head, rows = compact
-        top = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+    compact = compact_rows(lines)
+    if compact is None:
+        return None
+    head, rows = compact
+    total = lf.total_lines
     cont = continuation("read_saved", ref=ref, budget=explicit_budget)
     text = "\n".join([top, f"[{head}: {call_text(cont)}]", *rows])
     if len(text.encode()) > HARD_CAP_BYTES or not within(text, budget):
         return None
-    if count_tokens(text) >= 0.9 * count_tokens("\n".join([whole_verdict or verdict or "", *lines])):
+    if count_tokens(text) >= 0.9 * count_tokens("\n".join([whole_top, *lines])):
         return None
     facts: dict[str, Any] = {
         **(meta or {}),
@@ -229,12 +245,9 @@ def project_output(
         None only with ``saved`` when the paging view of ``read_saved`` serves better.
     """
     if not saved:
-        listed = _long_listing(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
-        if listed is not None:
-            return listed
-        planned = _planned(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
-        if planned is not None:
-            return planned
+        by_tool = _by_tool(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
+        if by_tool is not None:
+            return by_tool
         whole = _whole(ref, budget, whole_verdict or verdict, meta)
         if whole is not None:
             return whole
