@@ -8,7 +8,10 @@ a rule never reorders or rewrites a line, so the view stays a projection of the 
 ``read_saved`` reads back any fold exactly.
 
 Rules are tried in the order of :data:`RULES`; the first that answers wins. A rule that does not
-know the output returns None, and the output keeps the view it has today.
+know the output returns None, and the output keeps the view it has today. Whatever the rule,
+Python tracebacks in the output are folded too (:mod:`.pytrace`), where the rule folded nothing.
+A fold whose label is empty has no line of its own (a traceback's ``^^^^`` marker line): the
+view's last line counts it.
 """
 
 from __future__ import annotations
@@ -83,10 +86,15 @@ def _load() -> None:
 
 
 def plan_for(command: str | None, lines: Sequence[str], exit_code: int | None) -> Plan | None:
-    """The first registered rule's plan for this output, or None when no rule knows it."""
+    """The first registered rule's plan for this output with its tracebacks folded, or None when no rule
+    knows it and it holds no traceback to fold."""
     _load()
-    for _, fn in RULES:
-        plan = fn(command, lines, exit_code)
-        if plan is not None:
-            return plan
-    return None
+    from .pytrace import merge_folds, traceback_folds
+
+    plan = next((p for _, fn in RULES if (p := fn(command, lines, exit_code)) is not None), None)
+    extra = traceback_folds(lines)
+    if not extra:
+        return plan
+    if plan is None:
+        return Plan("python traceback", extra)
+    return Plan(plan.tool, merge_folds(plan.folds, extra), plan.summary)

@@ -7,7 +7,8 @@ last folded line): the view's continuation, so every omitted line is recoverable
 
 A view with one fold names the call in the fold's own line (``[… 18 lines: 5 session header, 12
 PASSED: read_saved(ref=…, end_line=18)]``): the call reads exactly the folded lines, so one line says
-both.
+both. A fold with an empty label (a traceback's ``^^^^`` marker line) shows no line: the last line
+counts such lines (``[folded lines and 3 traceback ^ marker lines: read_saved(…)]``).
 """
 
 from __future__ import annotations
@@ -52,15 +53,21 @@ def render_plan(
     ranges = [[a, b] for a, b, label in pieces if label is None]
     rest = rest_of(lf, ref, ranges, explicit_budget)
     cont = rest.cont
-    single = cont is not None and sum(1 for *_, label in pieces if label is not None) == 1
+    labelled = sum(1 for *_, label in pieces if label)
+    hidden = sum(b - a + 1 for a, b, label in pieces if label == "")
+    single = cont is not None and labelled == 1 and not hidden
     out = [top]
     for a, b, label in pieces:
         if label is None:
             out += lines[a - 1 : b]
+        elif not label:  # (a line left out without one of its own: counted in the last line)
+            continue
         elif single and cont is not None:
             out.append(f"[… {label}: {call_text(cont)}]")
         else:
             out.append(f"[… {label}: lines {a:,}-{b:,}]")
     if cont is not None and not single:
-        out.append(f"[folded lines: {call_text(cont)}]")
+        markers = f"{hidden:,} traceback ^ marker {'line' if hidden == 1 else 'lines'}"
+        what = "folded lines" if not hidden else f"folded lines and {markers}" if labelled else f"{markers} left out"
+        out.append(f"[{what}: {call_text(cont)}]")
     return Rendered("\n".join(out), ranges, rest.omitted, cont)
