@@ -24,11 +24,12 @@ the head of the output, diff, structured data, table) and otherwise returns None
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.budget import HARD_CAP_BYTES, count_tokens, within
 from ..core.lines import LineFile, decode_line
-from ..core.result import ToolResult, call_text, continuation
+from ..core.result import Continuation, ToolResult, call_text, continuation
 from ..core.store import current_store
 from ..core.text import clean_terminal, human_size, plural
 from ..views.ceiling import fit_ceiling
@@ -107,6 +108,52 @@ def _plannable_lines(lf: LineFile) -> list[str] | None:
     return None if printed is None or printed[1] else printed[0]
 
 
+@dataclass(frozen=True)
+class _Printed:
+    """A saved output read for a view by tool: its lines as printed, and what a view of it needs."""
+
+    lf: LineFile
+    lines: list[str]
+    whole_top: str  # the first line of the whole output's view
+    ref: str
+    top: str  # the first line of a view that leaves something out
+    budget: int
+    explicit_budget: int | None
+    meta: dict[str, Any] | None
+    exit_code: int | None
+
+    def pays(self, text: str, share: float = 1.0) -> bool:
+        """Whether the view ``text`` fits the budget and costs less than ``share`` of the whole output's view."""
+        if len(text.encode()) > HARD_CAP_BYTES or not within(text, self.budget):
+            return False
+        return count_tokens(text) < share * count_tokens("\n".join([self.whole_top, *self.lines]))
+
+    def result(
+        self,
+        text: str,
+        view: str,
+        reason: str,
+        shown: list[list[int]],
+        omitted: list[list[int]],
+        cont: Continuation | None,
+        **more: Any,
+    ) -> ToolResult:
+        """The view by tool ``text`` (``view`` names it, ``reason`` says why), complete when ``cont`` is None."""
+        facts: dict[str, Any] = {
+            **(self.meta or {}),
+            "view": view,
+            "view_by_tool": True,
+            "view_reason": reason,
+            "total_lines": self.lf.total_lines,
+            "shown": shown,
+            "omitted": omitted,
+            **more,
+        }
+        return ToolResult(
+            text=text, complete=cont is None, continuation=cont, source=self.ref, revision=self.ref, meta=facts
+        )
+
+
 def _by_tool(
     ref: str,
     budget: int,
@@ -125,94 +172,49 @@ def _by_tool(
         if lines is None:
             return None
         top = verdict or f"[saved {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
-        whole_top = whole_verdict or verdict or ""  # the first line of the whole output's view
-        args = (lf, lines, whole_top, ref, top, budget, explicit_budget, meta, exit_code)
-        return _long_listing(*args) or _planned(*args)
+        whole_top = whole_verdict or verdict or ""
+        out = _Printed(lf, lines, whole_top, ref, top, budget, explicit_budget, meta, exit_code)
+        return _long_listing(out) or _planned(out)
 
 
-def _planned(
-    lf: LineFile,
-    lines: list[str],
-    whole_top: str,
-    ref: str,
-    top: str,
-    budget: int,
-    explicit_budget: int | None,
-    meta: dict[str, Any] | None,
-    exit_code: int | None,
-) -> ToolResult | None:
-    """The view by tool (:mod:`.tools`) of ``lines``, when a rule knows them, it fits ``budget`` and it is smaller."""
-    total = lf.total_lines
+def _planned(out: _Printed) -> ToolResult | None:
+    """The view by tool (:mod:`.tools`) of the output, when a rule knows it, it fits the budget and it is smaller."""
     from .tools import plan_for
 
-    command = (meta or {}).get("command")
+    command = (out.meta or {}).get("command")
     if isinstance(command, (list, tuple)):
         import shlex
 
         command = shlex.join(str(w) for w in command)
-    plan = plan_for(command if isinstance(command, str) else None, lines, exit_code)
+    plan = plan_for(command if isinstance(command, str) else None, out.lines, out.exit_code)
     if plan is None or not plan.folds:
         return None
     from .tools.render import render_plan
 
-    view = render_plan(plan, lines, lf, ref, top, explicit_budget)
-    if len(view.text.encode()) > HARD_CAP_BYTES or not within(view.text, budget):
+    view = render_plan(plan, out.lines, out.lf, out.ref, out.top, out.explicit_budget)
+    if not out.pays(view.text):
         return None
-    if count_tokens(view.text) >= count_tokens("\n".join([whole_top, *lines])):
-        return None
-    facts: dict[str, Any] = {
-        **(meta or {}),
-        "view": plan.tool,
-        "view_by_tool": True,
-        "view_reason": f"{plan.tool}'s output: its own noise folded into counted lines",
-        "total_lines": total,
-        "shown": view.shown,
-        "omitted": view.omitted,
-    }
-    if plan.summary:
-        facts["summary"] = plan.summary
-    return ToolResult(
-        text=view.text, complete=view.cont is None, continuation=view.cont, source=ref, revision=ref, meta=facts
-    )
+    reason = f"{plan.tool}'s output: its own noise folded into counted lines"
+    summary = {"summary": plan.summary} if plan.summary else {}
+    return out.result(view.text, plan.tool, reason, view.shown, view.omitted, view.cont, **summary)
 
 
-def _long_listing(
-    lf: LineFile,
-    lines: list[str],
-    whole_top: str,
-    ref: str,
-    top: str,
-    budget: int,
-    explicit_budget: int | None,
-    meta: dict[str, Any] | None,
-    exit_code: int | None,
-) -> ToolResult | None:
-    """A long listing's rows by name and size (:mod:`.lslong`), when it succeeded, fits ``budget`` and is smaller."""
-    if exit_code not in (0, None):
+def _long_listing(out: _Printed) -> ToolResult | None:
+    """A long listing's rows by name and size (:mod:`.lslong`), when it succeeded, fits the budget and is smaller."""
+    if out.exit_code not in (0, None):
         return None
     from .lslong import compact_rows
 
-    compact = compact_rows(lines)
+    compact = compact_rows(out.lines)
     if compact is None:
         return None
     head, rows = compact
-    total = lf.total_lines
-    cont = continuation("read_saved", ref=ref, budget=explicit_budget)
-    text = "\n".join([top, f"[{head}: {call_text(cont)}]", *rows])
-    if len(text.encode()) > HARD_CAP_BYTES or not within(text, budget):
+    cont = continuation("read_saved", ref=out.ref, budget=out.explicit_budget)
+    text = "\n".join([out.top, f"[{head}: {call_text(cont)}]", *rows])
+    if not out.pays(text, 0.9):
         return None
-    if count_tokens(text) >= 0.9 * count_tokens("\n".join([whole_top, *lines])):
-        return None
-    facts: dict[str, Any] = {
-        **(meta or {}),
-        "view": "ls -l",
-        "view_by_tool": True,
-        "view_reason": "a long listing: each row by name and size, the columns rows share said once",
-        "total_lines": total,
-        "shown": [],
-        "omitted": [[1, total]],
-    }
-    return ToolResult(text=text, complete=False, continuation=cont, source=ref, revision=ref, meta=facts)
+    reason = "a long listing: each row by name and size, the columns rows share said once"
+    return out.result(text, "ls -l", reason, [], [[1, out.lf.total_lines]], cont)
 
 
 def project_output(
