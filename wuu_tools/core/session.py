@@ -108,8 +108,8 @@ def location(line: str) -> tuple[str, int, str] | None:
 def content_key(line: str) -> bytes | None:
     """The key of a search hit's text without its location (``path:12:``), so a hit matches the line a file view
     showed; None for a line without a location (its :func:`line_key` is its only key) or a short text."""
-    hit = location(line)
-    return None if hit is None else _key(hit[2])
+    keys = content_keys(line)
+    return keys[0] if keys else None
 
 
 def content_keys(line: str) -> tuple[bytes, ...]:
