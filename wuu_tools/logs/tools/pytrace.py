@@ -64,10 +64,7 @@ class _Frame:
     line: str
     name: str
     markers: list[int]
-
-    @property
-    def library(self) -> bool:
-        return bool(_LIBRARY.search(self.path))
+    library: bool  # in the interpreter or an installed package (:data:`_LIBRARY`)
 
 
 def _frames(lines: Sequence[str], head: int) -> list[_Frame]:
@@ -85,7 +82,8 @@ def _frames(lines: Sequence[str], head: int) -> list[_Frame]:
             if j > i + 1 and _MARKER.match(lines[j]):
                 markers.append(j)
             j += 1
-        out.append(_Frame(i, j, m.group(2), m.group(3), m.group(4) or "?", markers))
+        path = m.group(2)
+        out.append(_Frame(i, j, path, m.group(3), m.group(4) or "?", markers, bool(_LIBRARY.search(path))))
         i = j
     return out
 

@@ -20,6 +20,7 @@ from ...core.lines import LineFile
 from ...core.result import Continuation, call_text
 from ..frame import rest_of
 from . import Plan
+from .pytrace import MARKER_LABEL
 
 __all__ = ["Rendered", "render_plan"]
 
@@ -54,13 +55,13 @@ def render_plan(
     rest = rest_of(lf, ref, ranges, explicit_budget)
     cont = rest.cont
     labelled = sum(1 for *_, label in pieces if label)
-    hidden = sum(b - a + 1 for a, b, label in pieces if label == "")
+    hidden = sum(b - a + 1 for a, b, label in pieces if label == MARKER_LABEL)
     single = cont is not None and labelled == 1 and not hidden
     out = [top]
     for a, b, label in pieces:
         if label is None:
             out += lines[a - 1 : b]
-        elif not label:  # (a line left out without one of its own: counted in the last line)
+        elif label == MARKER_LABEL:  # (a line left out without one of its own: counted in the last line)
             continue
         elif single and cont is not None:
             out.append(f"[… {label}: {call_text(cont)}]")
