@@ -259,7 +259,7 @@ def test_cli_exits_with_the_commands_code() -> None:
     missing = _wuu("run", "--", "no-such-command-wuu")
     assert missing.returncode == 127 and "command not found" in missing.stdout
     piped = _wuu("run", "--shell", "echo a | tr a b")
-    assert piped.returncode == 0 and piped.stdout == "[exit 0]\nb\n"
+    assert piped.returncode == 0 and piped.stdout == "b\n"
     bad = _wuu("run", "--timeout", "-1", "--", "true")
     assert bad.returncode == 2 and "timeout" in bad.stderr
 
@@ -338,3 +338,19 @@ def test_a_background_process_that_keeps_writing_does_not_hold_the_run_open() ->
     found = read_saved(r.source, pattern="^started$")
     assert found.meta["matches"] == 1 and "started" in found.text
     assert r.meta["duration_s"] < 15
+
+
+def test_a_quick_success_shown_whole_has_no_verdict_line(tmp_path: Path) -> None:
+    """Exit 0 in under a second, the whole output shown: exactly what was printed, as at a terminal."""
+    shown = run_command("printf 'one\\ntwo\\n'", cwd=str(tmp_path))
+    assert shown.text == "one\ntwo" and shown.complete and shown.meta["exit_code"] == 0
+    assert run_command("true", cwd=str(tmp_path)).text == "[no output]"
+    failed = run_command("echo nope; exit 1", cwd=str(tmp_path))
+    assert failed.text == "[exit 1]\nnope"  # any other end is said, first
+    assert run_command("exit 3", cwd=str(tmp_path)).text == "[exit 3 · no output]"
+    # an output whose own first line looks like a notice keeps a verdict above it
+    assert run_command("echo '[1, 2]'", cwd=str(tmp_path)).text == "[exit 0 · 1 line]\n[1, 2]"
+    slow = run_command(f"{sys.executable} -c 'import time; time.sleep(1.1); print(1)'", cwd=str(tmp_path))
+    assert re.fullmatch(r"\[exit 0 · 1\.\d s\]\n1", slow.text), slow.text  # the duration from 1 s on
+    cut = run_command("seq 1 5000", cwd=str(tmp_path), budget=300)
+    assert cut.text.startswith("[exit 0 · 5,000 lines]\n") and not cut.complete  # a cut view leads with it

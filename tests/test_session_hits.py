@@ -37,7 +37,7 @@ def test_grep_after_a_read_names_the_hits_with_their_locations(tmp_path: Path) -
     ts = Toolset(root=tmp_path)
     ts.call("read_file", {"path": "m.py"})
     hits = ts.call("run_command", {"command": "grep -n -A3 'function_number_30(' m.py"})
-    assert hits.text.splitlines()[1] == "[lines 1-4 as shown in call 1, here at 30-33]"
+    assert hits.text.splitlines()[0] == "[lines 1-4 as shown in call 1, here at 30-33]"
     assert "the body of a module line 31" not in hits.text
     assert hits.meta["session"]["named_calls"] == [1]
     assert hits.text.splitlines()[-1] == f"[all again: {call_text(hits.continuation)}]"

@@ -43,7 +43,7 @@ from .procs import end_tree, new_token
 from .pump import pump, spawn
 from .sink import LogSink
 from .stop import Stop, current_stop, note_saved, on_signals, redeliver, stopping
-from .verdict import unsaved_view, verdict_line
+from .verdict import quiet, unsaved_view, verdict_line
 from .watchdog import Watchdog
 
 __all__ = ["DEFAULT_LOG_MAX_BYTES", "DEFAULT_TIMEOUT_S", "project_captured", "resolve_timeout", "run_command"]
@@ -102,7 +102,8 @@ def run_command(
 
     stdin is closed and pagers, prompts and editors are disabled, so nothing waits for a
     person. On timeout the whole process tree is ended. The continuation reads the saved log
-    with ``read_saved``; ``read_saved(ref, pattern=...)`` searches it.
+    with ``read_saved``; ``read_saved(ref, pattern=...)`` searches it. An output shown whole
+    after a quick exit 0 has no verdict line: it is exactly what the command printed.
 
     Args:
         command: A shell command line (run by bash, else sh), or an argv list run directly.
@@ -240,19 +241,20 @@ def _finish(
     from ..logs.output import project_output
     from ..logs.rerun import command_session
 
+    whole = verdict_line(run_meta, limit, sink, whole=True)
     with stopping(None):  # the command has ended: its view is made, even for a caller that stopped it
         view = project_output(
             ref,
             budget=resolved,
             explicit_budget=budget,
             verdict=verdict,
-            whole_verdict=verdict_line(run_meta, limit, sink, whole=True),
+            whole_verdict=quiet(whole),
             meta=run_meta,
             exit_code=run_meta["exit_code"],
             failed=run_meta["timed_out"] or run_meta["signal"] is not None,
         )
         assert view is not None
-        return command_session(view, ref, run_meta, resolved, budget, fresh)
+        return command_session(view, ref, run_meta, resolved, budget, fresh, whole)
 
 
 def project_captured(

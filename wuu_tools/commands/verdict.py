@@ -15,10 +15,26 @@ from ..core.result import ToolResult
 from ..core.text import clean_terminal, human_size, plural
 from .sink import LogSink
 
-__all__ = ["SHOW_DURATION_S", "unsaved_view", "verdict_line"]
+__all__ = ["SHOW_DURATION_S", "SUCCESS", "quiet", "unsaved_view", "verdict_line"]
 
 SHOW_DURATION_S = 1.0
 """A verdict names the duration from this long on (``meta["duration_s"]`` always has it)."""
+
+
+SUCCESS = "[exit 0]"
+"""The whole-output verdict of a command that exited 0 in under :data:`SHOW_DURATION_S`."""
+
+
+def quiet(whole: str) -> str:
+    """The first line of a view showing the whole output, from its verdict ``whole``.
+
+    A command that exited 0 quickly says nothing before its output, as a terminal does (``""``),
+    and ``[no output]`` when it printed nothing. Any other verdict is said as it is: an exit code
+    other than 0, a signal, a timeout, a duration, a background process left running.
+    """
+    if whole == SUCCESS:
+        return ""
+    return "[no output]" if whole == f"{SUCCESS[:-1]} · no output]" else whole
 
 
 def verdict_line(meta: dict[str, Any], timeout: float, sink: LogSink, whole: bool = False) -> str:

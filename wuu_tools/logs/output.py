@@ -66,11 +66,17 @@ def _printed_lines(lf: LineFile, cap: int) -> tuple[list[str], bool] | None:
     return lines, replaced
 
 
-def _whole(ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | None) -> ToolResult | None:
-    """The whole output as printed (colours and redraws removed) under ``verdict``, if it fits ``budget``; else None."""
+def _whole(
+    ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | None, plain: str | None = None
+) -> ToolResult | None:
+    """The whole output as printed (colours and redraws removed) under ``verdict``, if it fits ``budget``; else None.
+
+    An empty ``verdict`` (a quick success) puts nothing above the output, unless the output's first
+    line starts with ``[`` as a notice does: then ``plain``, the verdict with the output's size, leads.
+    """
     with LineFile.open(current_store().path(ref), what=ref) as lf:
         total = lf.total_lines
-        head = verdict or f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]"
+        head = f"[saved {ref} · {plural(total, 'line')} · {human_size(lf.size)}]" if verdict is None else verdict
         facts: dict[str, Any] = {**(meta or {}), "total_lines": total, "omitted": []}
         if total and lf.size <= min(HARD_CAP_BYTES - 2048, budget * 8):
             shape = detect(lf, facts.get("exit_code"), facts.get("timed_out") or facts.get("signal") is not None)
@@ -84,10 +90,12 @@ def _whole(ref: str, budget: int, verdict: str | None, meta: dict[str, Any] | No
         if printed is None:
             return None
         lines, replaced = printed
+    if not head and (replaced or lines[0].startswith("[")):
+        head = plain or "[exit 0]"
     if replaced:
         head += "\n[invalid UTF-8 in the output is shown as U+FFFD]"
         facts["invalid_utf8_replaced"] = True
-    text = "\n".join([head, *lines])
+    text = "\n".join([head, *lines] if head else lines)
     if len(text.encode()) > HARD_CAP_BYTES or not within(text, budget):
         return None
     return ToolResult(text=text, complete=True, source=ref, revision=ref, meta={**facts, "shown": [[1, total]]})
@@ -126,7 +134,8 @@ class _Printed:
         """Whether the view ``text`` fits the budget and costs less than ``share`` of the whole output's view."""
         if len(text.encode()) > HARD_CAP_BYTES or not within(text, self.budget):
             return False
-        return count_tokens(text) < share * count_tokens("\n".join([self.whole_top, *self.lines]))
+        whole = [self.whole_top, *self.lines] if self.whole_top else self.lines
+        return count_tokens(text) < share * count_tokens("\n".join(whole))
 
     def result(
         self,
@@ -172,7 +181,7 @@ def _by_tool(
         if lines is None:
             return None
         top = verdict or f"[saved {ref} · {plural(lf.total_lines, 'line')} · {human_size(lf.size)}]"
-        whole_top = whole_verdict or verdict or ""
+        whole_top = (verdict or "") if whole_verdict is None else whole_verdict
         out = _Printed(lf, lines, whole_top, ref, top, budget, explicit_budget, meta, exit_code)
         return _long_listing(out) or _planned(out)
 
@@ -236,7 +245,8 @@ def project_output(
         budget: The resolved token budget of the view.
         explicit_budget: The budget the caller gave (repeated in the continuation), or None.
         verdict: The first line (exit code, duration, …); a plain description if None.
-        whole_verdict: The first line when the whole output is shown (nothing to refer to); ``verdict`` if None.
+        whole_verdict: The first line when the whole output is shown (nothing to refer to); ``verdict`` if
+            None; ``""`` puts nothing above the output (:func:`~wuu_tools.commands.verdict.quiet`).
         meta: Facts merged into the result's ``meta``.
         exit_code: The command's exit code (None when unknown: then only the output decides).
         failed: The command was ended by a signal or a timeout.
@@ -250,7 +260,7 @@ def project_output(
         by_tool = _by_tool(ref, budget, explicit_budget, verdict, whole_verdict, meta, exit_code)
         if by_tool is not None:
             return by_tool
-        whole = _whole(ref, budget, whole_verdict or verdict, meta)
+        whole = _whole(ref, budget, verdict if whole_verdict is None else whole_verdict, meta, verdict)
         if whole is not None:
             return whole
     args = (ref, explicit_budget, verdict, meta, exit_code, failed, saved)

@@ -112,9 +112,18 @@ def rerun_view(
 
 
 def command_session(
-    view: ToolResult, ref: str, run_meta: dict[str, Any], budget: int, explicit: int | None, fresh: bool
+    view: ToolResult,
+    ref: str,
+    run_meta: dict[str, Any],
+    budget: int,
+    explicit: int | None,
+    fresh: bool,
+    verdict: str,
 ) -> ToolResult:
-    """``view`` of the command log ``ref`` as the current session shows it (the view itself without one)."""
+    """``view`` of the command log ``ref`` as the current session shows it (the view itself without one).
+
+    ``verdict`` is the run's verdict without its size: a re-run's view leads with it.
+    """
     session = current_session()
     if session is None or view.is_error:
         return view
@@ -123,7 +132,7 @@ def command_session(
     before = session.latest(source)
     total = int(view.meta.get("total_lines") or 0)
     if not fresh and before is not None and before.ref and current_store().exists(before.ref):
-        diff = rerun_view(before.ref, ref, view.text.split("\n", 1)[0], before.call, budget, explicit)
+        diff = rerun_view(before.ref, ref, verdict, before.call, budget, explicit)
         if diff is not None and diff.tokens < view.tokens:
             meta = {**view.meta, **diff.meta}
             keys = meta.pop("_keys")

@@ -3,7 +3,7 @@
 Issue 32 measured the repetition as the share of output tokens in lines (over 8 characters, line numbers
 stripped) that an earlier output of the same run held. :func:`repeats_removed` takes those lines out of
 every output, at no cost and with nothing lost, keeps the rest whole and puts the verdict a command's
-view leads with (``[exit 0]``, DESIGN.md) above it. Its whole-run input is a bound for any view that
+whole view leads with above it (``[exit 1]``; none for exit 0, :func:`~wuu_tools.commands.verdict.quiet`). Its whole-run input is a bound for any view that
 only leaves out what the run already showed: a session's views can beat it only by cutting what is
 new, as a first view cuts a long output.
 
@@ -50,7 +50,7 @@ def repeats_removed(runs: list[Run], plain: dict[int, Score], offsets: dict[str,
             if score is None:
                 continue
             cut = repeated_tokens(output.text, seen)
-            verdict = count_tokens(f"[exit {output.exit_code}]\n") if output.exit_code is not None else 0
+            verdict = count_tokens(f"[exit {output.exit_code}]\n") if output.exit_code not in (None, 0) else 0
             out[base + k] = dataclasses.replace(
                 score, run_tokens=max(score.raw_tokens - cut, 0) + verdict, run_kept=score.items, continuation=0
             )
