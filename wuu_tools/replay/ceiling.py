@@ -3,9 +3,9 @@
 Issue 32 measured the repetition as the share of output tokens in lines (over 8 characters, line numbers
 stripped) that an earlier output of the same run held. :func:`repeats_removed` takes those lines out of
 every output, at no cost and with nothing lost, keeps the rest whole and puts the verdict a command's
-whole view leads with above it (``[exit 1]``; none for exit 0, :func:`~wuu_tools.commands.verdict.quiet`). Its whole-run input is a bound for any view that
-only leaves out what the run already showed: a session's views can beat it only by cutting what is
-new, as a first view cuts a long output.
+whole view leads with above it (``[exit 1]``; none for exit 0, :func:`~wuu_tools.commands.verdict.quiet`).
+Its whole-run input is a bound for any view that only leaves out what the run already showed: a
+session's views can beat it only by cutting what is new, as a first view cuts a long output.
 
 The keys are the session's own (:func:`~wuu_tools.core.session.line_key`, and a search hit's text
 without its location, :func:`~wuu_tools.core.session.content_keys`), so a ``grep -n`` hit of a line a
