@@ -92,3 +92,23 @@ def test_chained_tracebacks_are_each_folded_and_a_rules_own_folds_win() -> None:
     own = [Fold(1, 3, "setup")]
     merged = merge_folds(own, traceback_folds(lines))
     assert merged[0] == own[0] and all(f.start > 3 for f in merged[1:])
+
+
+def test_a_traceback_printed_after_a_label_is_folded_too(tmp_path: Path) -> None:
+    """A script that runs a child and prints ``Stderr: `` before its traceback (the header is not alone on its line)."""
+    root = _project(tmp_path)
+    (root / "check.py").write_text(
+        "import subprocess, sys\n"
+        "r = subprocess.run([sys.executable, 'app.py'], capture_output=True, text=True)\n"
+        "print('Exit code:', r.returncode)\n"
+        "print('Stderr: ' + r.stderr, end='')\n"
+    )
+    env = f"PYTHONPATH={root / 'site-packages'}"
+    result = run_command(f"{env} {sys.executable} check.py", cwd=str(root))
+    lines = result.text.splitlines()
+    assert result.meta["view"] == "python traceback" and "Stderr: Traceback (most recent call last):" in lines
+    assert any(line.startswith("[… ") and "f2:" in line for line in lines)  # its middle named
+    assert lines[-2] == "ValueError: bad setting 3"
+    frame = ['  File "a.py", line 1, in f', "    g()", "    ~^^"]
+    assert traceback_folds(["Note: Traceback (most recent call last):", *frame]) == [Fold(4, 4, "")]
+    assert not traceback_folds(["x Traceback (most recent call last):", *frame])  # a label ends in ": "

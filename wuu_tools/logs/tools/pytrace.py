@@ -1,11 +1,11 @@
 """Python tracebacks in any output: the middle of a long one, runs of library frames and ``^^^^`` markers folded.
 
-A traceback (``Traceback (most recent call last):``, then ``File "…", line N, in name`` frames,
-then the exception) is evidence at both ends: the frames where the program entered (the script,
-the test) and the frames where it raised. Between them, a deep call path repeats what the
-function names already say, and frames inside the interpreter or installed packages
-(``<frozen importlib._bootstrap>``, ``…/lib/python3.11/…``, ``site-packages/…``) are rarely what
-the agent reads next. So, for every traceback in an output:
+A traceback (``Traceback (most recent call last):``, alone or after a label such as ``Stderr: ``, then
+``File "…", line N, in name`` frames, then the exception) is evidence at both ends: the frames
+where the program entered (the script, the test) and the frames where it raised. Between them, a
+deep call path repeats what the function names already say, and frames inside the interpreter or
+installed packages (``<frozen importlib._bootstrap>``, ``…/lib/python3.11/…``, ``site-packages/…``)
+are rarely what the agent reads next. So, for every traceback in an output:
 
 - a traceback of more than :data:`LONG` frames keeps its first :data:`KEEP_FIRST` and its last
   :data:`KEEP_LAST` frames of the project (library frames among them are not counted); the frames
@@ -49,7 +49,8 @@ MAX_NAMES = 12
 MARKER_LABEL = ""
 """The label of a fold that has no line of its own: a marker line, counted in the view's last line."""
 
-_HEAD = re.compile(r"^(\s*)Traceback \(most recent call last\):\s*$")
+_HEAD = re.compile(r"^(?:\S.*?: )?(\s*)Traceback \(most recent call last\):\s*$")
+"""A traceback's header, alone on its line or after a label a program printed (``Stderr: Traceback …``)."""
 _FRAME = re.compile(r'^(\s*)File "([^"]+)", line (\d+)(?:, in (.+?))?\s*$')
 _MARKER = re.compile(r"^[ ~^]*\^[ ~^]*$")
 _LIBRARY = re.compile(r"^<frozen |[/\\](?:site|dist)-packages[/\\]|[/\\]lib[/\\]python\d[\d.]*[/\\]", re.I)
