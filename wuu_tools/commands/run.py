@@ -239,6 +239,7 @@ def _finish(
     if ref is None:
         return unsaved_view(verdict, sink, run_meta)
     from ..logs.output import project_output
+    from ..logs.regroup import regroup_view
     from ..logs.rerun import command_session
 
     whole = verdict_line(run_meta, limit, sink, whole=True)
@@ -254,7 +255,8 @@ def _finish(
             failed=run_meta["timed_out"] or run_meta["signal"] is not None,
         )
         assert view is not None
-        return command_session(view, ref, run_meta, resolved, budget, fresh, whole)
+        view = command_session(view, ref, run_meta, resolved, budget, fresh, whole)
+    return regroup_view(view, ref, budget, (quiet(whole), verdict), resolved)
 
 
 def project_captured(
