@@ -243,20 +243,21 @@ def _finish(
     from ..logs.rerun import command_session
 
     whole = verdict_line(run_meta, limit, sink, whole=True)
+    shown = quiet(whole)  # the first line of a view showing the whole output
     with stopping(None):  # the command has ended: its view is made, even for a caller that stopped it
         view = project_output(
             ref,
             budget=resolved,
             explicit_budget=budget,
             verdict=verdict,
-            whole_verdict=quiet(whole),
+            whole_verdict=shown,
             meta=run_meta,
             exit_code=run_meta["exit_code"],
             failed=run_meta["timed_out"] or run_meta["signal"] is not None,
         )
         assert view is not None
         view = command_session(view, ref, run_meta, resolved, budget, fresh, whole)
-    return regroup_view(view, ref, budget, (quiet(whole), verdict), resolved)
+    return regroup_view(view, ref, budget, (shown, verdict), resolved)
 
 
 def project_captured(
